@@ -1,0 +1,114 @@
+"""Shared pieces of the opset builders: input coercion and shape-inference rules."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ovconform.errors import ValidationError
+from ovconform.ir import Dimension, Node, Output, PartialShape, Type, as_type, make_node
+
+NodeInput = Node | Output | np.ndarray | int | float | bool | Sequence[Any]
+
+
+def as_output(value: NodeInput, like: Type | None = None) -> Output:
+    """A Node with one output, an Output, or a literal (made a Constant of type ``like``)."""
+    if isinstance(value, Output):
+        return value
+    if isinstance(value, Node):
+        if value.get_output_size() != 1:
+            raise ValidationError(
+                f"{value.type_name} node {value.friendly_name!r} has {value.get_output_size()} outputs; "
+                "pass one of them (node.output(i)).")
+        return value.output(0)
+    return make_constant(value, like).output(0)
+
+
+def as_outputs(*values: NodeInput) -> list[Output]:
+    """Coerce inputs; literals take the element type of the first non-literal input."""
+    like = next((as_output(v).get_element_type() for v in values if isinstance(v, (Node, Output))), None)
+    return [as_output(v, like) for v in values]
+
+
+def make_constant(value: Any, element_type: Type | str | None = None, name: str | None = None) -> Node:
+    try:
+        arr = np.array(value)
+    except (ValueError, TypeError) as e:
+        raise ValidationError(f"Constant value {value!r} is not array-like: {e}") from None
+    if arr.dtype == object or arr.dtype.kind in "USV":
+        raise ValidationError(f"Constant value of numpy dtype {arr.dtype} is not supported.")
+    if element_type is None:
+        if arr.dtype == np.float64 and not isinstance(value, np.ndarray):
+            element_type = Type.f32  # Python floats become f32, as OpenVINO's builders do for literals
+        else:
+            element_type = as_type(arr.dtype)
+    et = as_type(element_type)
+    if et.name != "bf16" or arr.dtype != np.uint16:
+        from ovconform.ir import f32_to_bf16
+
+        arr = f32_to_bf16(arr.astype(np.float32)) if et.name == "bf16" else arr.astype(et.to_dtype())
+    arr = np.ascontiguousarray(arr)
+    arr.setflags(write=False)
+    return make_node("Constant", 1, [], {"element_type": et, "shape": list(arr.shape)}, name, data=arr)
+
+
+# -- inference rules ----------------------------------------------------------------------------
+
+def require(cond: bool, message: str) -> None:
+    if not cond:
+        raise ValidationError(message)
+
+
+def same_type(node: Node, *indices: int) -> Type:
+    """All named inputs share one element type; return it."""
+    types = [node.get_input_element_type(i) for i in indices]
+    require(all(t == types[0] for t in types),
+            f"inputs {list(indices)} must have the same element type; got {[str(t) for t in types]}.")
+    return types[0]
+
+
+def broadcast_shapes(a: PartialShape, b: PartialShape, mode: str = "numpy") -> PartialShape:
+    """Output shape of an autobroadcast elementwise op (``numpy``, ``none`` or ``pdpd``)."""
+    if mode == "none":
+        merged = a.merge(b)
+        require(merged is not None, f"shapes {a} and {b} must be equal when auto_broadcast='none'.")
+        assert merged is not None
+        return merged
+    if not a.has_rank() or not b.has_rank():
+        return PartialShape.dynamic()
+    if mode == "pdpd":
+        require(len(b) <= len(a), f"pdpd broadcast needs rank of {b} <= rank of {a}.")
+        dims = list(a.dims)
+        off = len(a) - len(b)
+        for i, db in enumerate(b.dims):
+            da = dims[off + i]
+            require(db == 1 or da.compatible(db), f"shape {b} cannot pdpd-broadcast to {a}.")
+            dims[off + i] = da if db == 1 else (da.merge(db) or da)
+        return PartialShape(dims)
+    ra, rb = len(a), len(b)
+    n = max(ra, rb)
+    da = [Dimension(1)] * (n - ra) + list(a.dims)
+    db = [Dimension(1)] * (n - rb) + list(b.dims)
+    out = []
+    for x, y in zip(da, db, strict=True):
+        m = x.broadcast_merge(y)
+        require(m is not None, f"shapes {a} and {b} cannot be broadcast (numpy rules).")
+        out.append(m)
+    return PartialShape(out)
+
+
+def normalize_axis(axis: int, rank: int, what: str = "axis") -> int:
+    require(-rank <= axis < rank if rank > 0 else axis in (0, -1),
+            f"{what} {axis} is out of range for rank {rank}; allowed [{-rank}, {rank - 1}].")
+    return axis + rank if axis < 0 else axis
+
+
+def normalize_axes(axes: Sequence[int], rank: int, what: str = "axes") -> list[int]:
+    out = [normalize_axis(int(a), rank, what) for a in axes]
+    require(len(set(out)) == len(out), f"{what} {list(axes)} repeat an axis.")
+    return out
+
+
+AUTO_BROADCAST = ("numpy", "none", "pdpd")

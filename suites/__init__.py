@@ -1,0 +1,1 @@
+"""ovconform's conformance suites (installed as ``ovconform.suites``)."""
