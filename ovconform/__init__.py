@@ -12,10 +12,26 @@ from ovconform.ir import Dimension, Model, Node, Output, PartialShape, Type
 NAME: Final = "ovconform"
 hookimpl = pluggy.HookimplMarker(NAME)
 
-__all__ = ["NAME", "Dimension", "Model", "Node", "Output", "PartialShape", "Type", "hookimpl", "opset"]
+__all__ = ["NAME", "Core", "Dimension", "Model", "Node", "Output", "PartialShape", "Tensor", "Type", "hookimpl",
+           "opset", "read_model", "serialize"]
+
+
+# Names whose modules load on first use (keeps ``import ovconform`` light for the pytest plugin).
+_LAZY = {
+    "serialize": "ovconform.ir._serialize",
+    "read_model": "ovconform.ir._read",
+    "Core": "ovconform._core",
+    "Tensor": "ovconform._tensor",
+    "errors": "ovconform.errors",
+}
 
 
 def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        import importlib
+
+        module = importlib.import_module(_LAZY[name])
+        return module if module.__name__ == f"ovconform.{name}" else getattr(module, name)
     if name == "__version__":
         from importlib.metadata import PackageNotFoundError, version
 

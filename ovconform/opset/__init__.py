@@ -2,22 +2,24 @@
 
 Each builder checks its arguments and infers output types and shapes; a bad construction raises
 :class:`ovconform.errors.ValidationError` naming the op type, the node and what was wrong.
+Each family module lists its builders in ``__all__``; this package re-exports them all.
 """
 
 from __future__ import annotations
 
-from ovconform.opset._core import constant, convert, convert_like, parameter, result
-from ovconform.opset._elementwise import (
-    abs, add, clamp, divide, equal, erf, exp, floor_mod, gelu, greater, greater_equal, less,
-    less_equal, log, logical_and, logical_not, logical_or, logical_xor, maximum, minimum, mod,
-    multiply, negative, not_equal, power, relu, select, sigmoid, sqrt, squared_difference,
-    subtract, tanh,
+from ovconform.opset import (
+    _conv, _core, _elementwise, _linear, _movement, _pool, _reduce, _shape_ops, _softmax, _state,
 )
+from ovconform.opset._conv import *  # noqa: F403
+from ovconform.opset._core import *  # noqa: F403
+from ovconform.opset._elementwise import *  # noqa: F403
+from ovconform.opset._linear import *  # noqa: F403
+from ovconform.opset._movement import *  # noqa: F403
+from ovconform.opset._pool import *  # noqa: F403
+from ovconform.opset._reduce import *  # noqa: F403
+from ovconform.opset._shape_ops import *  # noqa: F403
+from ovconform.opset._softmax import *  # noqa: F403
+from ovconform.opset._state import *  # noqa: F403
 
-__all__ = [
-    "abs", "add", "clamp", "constant", "convert", "convert_like", "divide", "equal", "erf", "exp",
-    "floor_mod", "gelu", "greater", "greater_equal", "less", "less_equal", "log", "logical_and",
-    "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "mod", "multiply",
-    "negative", "not_equal", "parameter", "power", "relu", "result", "select", "sigmoid", "sqrt",
-    "squared_difference", "subtract", "tanh",
-]
+__all__ = sorted({name for mod in (_conv, _core, _elementwise, _linear, _movement, _pool, _reduce,
+                                   _shape_ops, _softmax, _state) for name in mod.__all__})

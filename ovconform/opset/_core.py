@@ -7,6 +7,8 @@ from typing import Any
 from ovconform.ir import AttrSpec, Node, PartialShape, Type, as_partial_shape, as_type, define_op, make_node
 from ovconform.opset._helpers import NodeInput, as_output, make_constant, require
 
+__all__ = ["constant", "convert", "convert_like", "parameter", "result"]
+
 
 @define_op("Parameter", 1, inputs=0,
            attrs=[AttrSpec("shape", "shape"), AttrSpec("element_type", "type")])

@@ -5,6 +5,13 @@ from __future__ import annotations
 from ovconform.ir import AttrSpec, Node, PartialShape, Type, define_op, make_node
 from ovconform.opset._helpers import AUTO_BROADCAST, NodeInput, as_output, as_outputs, broadcast_shapes, require, same_type
 
+__all__ = [
+    "abs", "add", "clamp", "divide", "equal", "erf", "exp", "floor_mod", "gelu", "greater",
+    "greater_equal", "less", "less_equal", "log", "logical_and", "logical_not", "logical_or",
+    "logical_xor", "maximum", "minimum", "mod", "multiply", "negative", "not_equal", "power",
+    "relu", "select", "sigmoid", "sqrt", "squared_difference", "subtract", "tanh",
+]
+
 _BROADCAST = AttrSpec("auto_broadcast", "str", "numpy", AUTO_BROADCAST)
 
 

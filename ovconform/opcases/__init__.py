@@ -1,0 +1,76 @@
+"""Generated single-op test cases: one hypothesis strategy per op type and version.
+
+A strategy draws an :class:`OpCase`: a small model with one op under test (plus the Parameters,
+Constants and Results it needs) and seeded input arrays. The same strategies feed the IR
+round-trip tests, the cross-check against OpenVINO CPU and the op conformance suite.
+
+Register a strategy with ``@register_case("Relu", 1)`` on a function ``(draw) -> OpCase``
+(it is wrapped with ``hypothesis.strategies.composite``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+
+from ovconform.errors import UnsupportedOpError
+from ovconform.ir import Model
+
+
+@dataclass
+class OpCase:
+    """One generated case: ``model`` holds the op under test; ``inputs`` maps each Parameter's
+    friendly name to its input array (in parameter order)."""
+
+    op_type: str
+    version: int
+    model: Model
+    inputs: dict[str, np.ndarray]
+    note: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+_CASES: dict[tuple[str, int], st.SearchStrategy[OpCase]] = {}
+_FAMILIES = ("_core", "_elementwise", "_linear", "_conv", "_pool", "_reduce", "_softmax",
+             "_shape_ops", "_movement", "_state")
+_loaded = False
+
+
+def register_case(op_type: str, version: int) -> Callable[[Callable[..., OpCase]], st.SearchStrategy[OpCase]]:
+    def deco(fn: Callable[..., OpCase]) -> st.SearchStrategy[OpCase]:
+        key = (op_type, version)
+        if key in _CASES:
+            raise ValueError(f"a case strategy for {op_type}-{version} is registered twice")
+        strategy = st.composite(fn)()
+        _CASES[key] = strategy
+        return strategy
+
+    return deco
+
+
+def _load() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        for fam in _FAMILIES:
+            importlib.import_module(f"ovconform.opcases.{fam}")
+
+
+def case_strategy(op_type: str, version: int) -> st.SearchStrategy[OpCase]:
+    """The strategy for ``op_type``-``version``; UnsupportedOpError lists what exists."""
+    _load()
+    try:
+        return _CASES[(op_type, version)]
+    except KeyError:
+        known = ", ".join(f"{t}-{v}" for (t, v) in sorted(_CASES))
+        raise UnsupportedOpError(f"no case strategy for {op_type}-{version}; strategies exist for: {known}.") from None
+
+
+def all_case_keys() -> list[tuple[str, int]]:
+    _load()
+    return sorted(_CASES)

@@ -1,0 +1,3 @@
+"""Case strategies (filled by the opset work)."""
+
+from __future__ import annotations
