@@ -138,9 +138,10 @@ def bf16_to_f32(bits: np.ndarray) -> np.ndarray:
 
 def f32_to_bf16(values: np.ndarray) -> np.ndarray:
     """Round float32 values to bf16 (nearest, ties to even; NaN stays NaN), stored as uint16."""
-    u = np.ascontiguousarray(values, dtype=np.float32).view(np.uint32)
+    f = np.array(values, dtype=np.float32, order="C")  # a copy; keeps 0-d arrays 0-d
+    u = f.view(np.uint32)
     rounding = ((u >> 16) & 1) + np.uint32(0x7FFF)
-    out = ((u + rounding) >> 16).astype(np.uint16)
-    nan = np.isnan(np.asarray(values, dtype=np.float32))
+    out = np.asarray((u + rounding) >> 16).astype(np.uint16)
+    nan = np.isnan(f)
     out[nan] = (u[nan] >> 16).astype(np.uint16) | np.uint16(0x0040)
     return out
