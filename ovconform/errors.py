@@ -65,6 +65,10 @@ class PropertyError(OVConformError, KeyError):
         return str(self.args[0]) if self.args else ""
 
 
+class DeviceInitError(OVConformError):
+    """A device backend could not be initialised (raised by the plugin constructor)."""
+
+
 class PluginValidationError(OVConformError):
     """A device plugin breaks the registration contract (harness error, not a test failure)."""
 
@@ -77,6 +81,7 @@ __all__ = [
     "BusyError",
     "CancelledError",
     "CompileError",
+    "DeviceInitError",
     "ImportModelError",
     "InferError",
     "NotEnabledError",

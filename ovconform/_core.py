@@ -1,0 +1,400 @@
+"""``ovconform.Core`` (``ov::Core``): the host side of the plugin contract.
+
+The Core keeps a registry of plugins by device name (instances, or classes/factories created
+on first use), addresses devices as ``"DEVICE"`` or ``"DEVICE.id"``, merges properties
+(plugin values, then per-id Core values, then per-call values), and caches compiled models
+in ``CACHE_DIR`` for devices with the EXPORT_IMPORT capability. It is safe to share between
+threads.
+
+Discovery hook: :func:`set_plugin_discovery` installs a callable that a Core runs once, on its
+first device lookup, to register more plugins (the pluggy device registry plugs in there).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import os
+import threading
+import warnings
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from ovconform import _cache
+from ovconform import properties as P
+from ovconform._compiled_model import CompiledModel
+from ovconform._plugin import Version
+from ovconform._tensor import RemoteContext
+from ovconform.errors import (
+    DeviceInitError,
+    NotFoundError,
+    OVConformError,
+    PropertyError,
+    ReadModelError,
+    ValidationError,
+)
+from ovconform.ir import Model
+
+__all__ = ["Core", "get_plugin_discovery", "set_plugin_discovery"]
+
+PluginLike = Any  # a Plugin instance, a Plugin class, a zero-argument factory, or "module:attr"
+Discovery = Callable[[], Iterable[Any]]
+_discovery: Discovery | None = None
+
+
+def set_plugin_discovery(discovery: Discovery | None) -> None:
+    """Install the callable every new Core runs once to find plugins. It returns plugins
+    (anything :meth:`Core.register_plugin` takes) or ``(device_name, plugin)`` pairs."""
+    global _discovery
+    _discovery = discovery
+
+
+def get_plugin_discovery() -> Discovery | None:
+    return _discovery
+
+
+class _Entry:
+    """One registered device: a live plugin and/or the factory that makes it."""
+
+    def __init__(self, name: str, factory: Callable[[], Any] | None, plugin: Any = None) -> None:
+        self.name = name
+        self.factory = factory
+        self.plugin = plugin
+        self.lock = threading.Lock()
+
+
+def _load_object(spec: str) -> Any:
+    module, _, attr = spec.partition(":")
+    try:
+        obj: Any = importlib.import_module(module)
+        for part in filter(None, attr.split(".")):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError) as e:
+        raise NotFoundError(f"cannot load plugin {spec!r}: {type(e).__name__}: {e}") from e
+    return obj
+
+
+def _check_device_name(name: Any) -> str:
+    if not isinstance(name, str) or not name or "." in name or ":" in name or name != name.strip():
+        raise ValidationError(f"device name {name!r} must be a non-empty string without '.', ':' or spaces.")
+    return name
+
+
+def parse_device(device: Any) -> tuple[str, str | None]:
+    """``"FAKE.1"`` -> ``("FAKE", "1")``; ``"FAKE"`` -> ``("FAKE", None)``."""
+    if not isinstance(device, str) or not device.strip():
+        raise ValidationError(f"a device name must be a non-empty string like 'DEVICE' or 'DEVICE.id', not {device!r}.")
+    base, dot, dev_id = device.partition(".")
+    if dot and not dev_id:
+        raise ValidationError(f"device {device!r} has an empty id after '.'.")
+    return base, (dev_id if dot else None)
+
+
+class Core:
+    """The host: a plugin registry plus compile, query, import, properties and caching.
+
+    :param plugins: plugins to register now (a sequence, or a mapping ``{device_name: plugin}``).
+    :param discover: run the installed discovery hook (see :func:`set_plugin_discovery`) on the
+        first device lookup.
+    """
+
+    def __init__(self, plugins: Iterable[PluginLike] | Mapping[str, PluginLike] | None = None, *,
+                 discover: bool = True) -> None:
+        self._lock = threading.RLock()
+        self._entries: dict[str, _Entry] = {}
+        self._global: dict[str, Any] = {}
+        self._core_props: dict[str, Any] = {P.CACHE_DIR: "", P.ENABLE_MMAP: True}
+        self._device_core_props: dict[str, dict[str, Any]] = {}
+        self._id_config: dict[str, dict[str, Any]] = {}
+        self._cache_locks: dict[str, threading.Lock] = {}
+        self._discovered = not discover
+        items = plugins.items() if isinstance(plugins, Mapping) else ((None, p) for p in plugins or ())
+        for name, plugin in items:
+            self.register_plugin(plugin, name)
+
+    # -- registry -------------------------------------------------------------------------------
+    def register_plugin(self, plugin: PluginLike, device_name: str | None = None) -> str:
+        """Register a plugin instance, class, zero-argument factory or ``"module:attr"`` under
+        ``device_name`` (default: its ``device_name``); returns the name used."""
+        if isinstance(plugin, str):
+            plugin = _load_object(plugin)
+        if isinstance(plugin, type) or (callable(plugin) and not hasattr(plugin, "compile_model")):
+            name = device_name or getattr(plugin, "device_name", None)
+            if not name:
+                plugin = plugin()
+                return self._add(_Entry(_check_device_name(device_name or plugin.device_name), None, plugin))
+            factory = plugin if name == getattr(plugin, "device_name", None) else functools.partial(plugin, name)
+            return self._add(_Entry(_check_device_name(name), factory))
+        if not hasattr(plugin, "compile_model"):
+            raise ValidationError(f"cannot register {plugin!r}: it is not a plugin, a plugin class or a factory.")
+        name = _check_device_name(device_name or getattr(plugin, "device_name", None))
+        return self._add(_Entry(name, None, plugin))
+
+    def _add(self, entry: _Entry) -> str:
+        self._check_free(entry.name)
+        if entry.plugin is not None:
+            self._attach(entry.plugin)
+        with self._lock:
+            self._check_free(entry.name)
+            self._entries[entry.name] = entry
+        return entry.name
+
+    def _check_free(self, name: str) -> None:
+        with self._lock:
+            if name in self._entries:
+                raise ValidationError(f"Device with {name!r} name is already registered in the Core.")
+
+    def _attach(self, plugin: Any) -> None:
+        if hasattr(plugin, "set_core"):
+            plugin.set_core(self)
+        with self._lock:
+            pending = dict(self._global)
+        if pending:
+            plugin.set_property(pending)
+
+    def unload_plugin(self, device_name: str) -> None:
+        """Drop the plugin instance; a class or factory registration makes a new one on next use."""
+        base, _ = parse_device(device_name)
+        with self._lock:
+            entry = self._entries.get(base)
+            if entry is None:
+                raise NotFoundError(f"Device with {base!r} name is not registered in the Core.")
+            if entry.factory is None:
+                del self._entries[base]
+            else:
+                entry.plugin = None
+
+    def _discover(self) -> None:
+        with self._lock:
+            if self._discovered:
+                return
+            self._discovered = True
+            discovery = _discovery
+        if discovery is None:
+            return
+        for item in discovery():
+            name, plugin = item if isinstance(item, tuple) else (None, item)
+            try:
+                self.register_plugin(plugin, name)
+            except ValidationError:
+                continue  # already registered explicitly: the explicit registration wins
+
+    def registered_devices(self) -> list[str]:
+        self._discover()
+        with self._lock:
+            return sorted(self._entries)
+
+    def get_plugin(self, device_name: str) -> Any:
+        """The plugin for ``"DEVICE"`` or ``"DEVICE.id"``, created on first use."""
+        base, _ = parse_device(device_name)
+        self._discover()
+        with self._lock:
+            entry = self._entries.get(base)
+            known = sorted(self._entries)
+        if entry is None:
+            raise NotFoundError(f"Device with {base!r} name is not registered in the Core; "
+                                f"registered devices: {known}.")
+        with entry.lock:
+            if entry.plugin is None:
+                plugin = self._create(entry)
+                self._attach(plugin)  # a bad Core-wide property fails every use, not just the first
+                entry.plugin = plugin
+            return entry.plugin
+
+    @staticmethod
+    def _create(entry: _Entry) -> Any:
+        assert entry.factory is not None
+        try:
+            return entry.factory()
+        except OVConformError:
+            raise
+        except Exception as e:
+            raise DeviceInitError(f"device {entry.name!r} could not be created: {type(e).__name__}: {e}") from e
+
+    @property
+    def available_devices(self) -> list[str]:
+        """``"DEVICE"`` or ``"DEVICE.id"`` for every device whose plugin can be created."""
+        out: list[str] = []
+        for name in self.registered_devices():
+            try:
+                ids = self.get_plugin(name).get_property(P.AVAILABLE_DEVICES)
+            except OVConformError:
+                continue
+            ids = [str(i) for i in ids]
+            out += [name] if ids in ([], [""]) else [f"{name}.{i}" for i in ids]
+        return out
+
+    def get_available_devices(self) -> list[str]:
+        return self.available_devices
+
+    def get_versions(self, device_name: str) -> dict[str, Version]:
+        base, _ = parse_device(device_name)
+        return {base: self.get_plugin(base).get_version()}
+
+    # -- properties -----------------------------------------------------------------------------
+    def set_property(self, device_name: str | Mapping[str, Any], properties: Mapping[str, Any] | None = None) -> None:
+        """``set_property(props)`` for the Core and every device, or ``set_property(device, props)``."""
+        if isinstance(device_name, Mapping) and properties is None:
+            return self._set_global(dict(device_name))
+        if properties is None or not isinstance(properties, Mapping):
+            raise ValidationError("set_property() takes (properties) or (device_name, properties).")
+        base, dev_id = parse_device(device_name)
+        props = dict(properties)
+        core_part = {k: P.parse_value(k, props.pop(k)) for k in list(props) if k in P.CORE_PROPERTIES}
+        plugin = self.get_plugin(base)
+        if dev_id is None:
+            plugin.set_property(props)
+        else:
+            parsed = plugin.config.parse({**props, P.DEVICE_ID: dev_id}) if hasattr(plugin, "config") else props
+            parsed.pop(P.DEVICE_ID, None)
+            with self._lock:
+                self._id_config.setdefault(f"{base}.{dev_id}", {}).update(parsed)
+        with self._lock:
+            self._device_core_props.setdefault(base, {}).update(core_part)
+
+    def _set_global(self, props: dict[str, Any]) -> None:
+        core_part = {k: P.parse_value(k, props.pop(k)) for k in list(props) if k in P.CORE_PROPERTIES}
+        with self._lock:
+            self._core_props.update(core_part)
+            self._global.update(props)
+            live = [e.plugin for e in self._entries.values() if e.plugin is not None]
+        for plugin in live:
+            if props:
+                plugin.set_property(props)
+
+    def get_property(self, device_name: str, name: str | None = None) -> Any:
+        """``get_property(device, name)``, or ``get_property(name)`` for a Core property."""
+        if name is None:
+            return self._core_property(device_name)
+        base, dev_id = parse_device(device_name)
+        if name in P.CORE_PROPERTIES:
+            with self._lock:
+                return self._device_core_props.get(base, {}).get(name, self._core_props[name])
+        plugin = self.get_plugin(base)
+        if dev_id is None:
+            return plugin.get_property(name)
+        if name == P.DEVICE_ID:
+            plugin.get_property(P.FULL_DEVICE_NAME, {P.DEVICE_ID: dev_id})  # checks the id exists
+            return dev_id
+        with self._lock:
+            stored = self._id_config.get(f"{base}.{dev_id}", {})
+            if name in stored:
+                return stored[name]
+        return plugin.get_property(name, {P.DEVICE_ID: dev_id})
+
+    def _core_property(self, name: str) -> Any:
+        with self._lock:
+            if name == P.SUPPORTED_PROPERTIES:
+                return dict.fromkeys(self._core_props, "RW")
+            if name in self._core_props:
+                return self._core_props[name]
+        raise PropertyError(f"Unsupported property {name!r} by the Core; Core properties: "
+                            f"{sorted(self._core_props)}. Give a device name for device properties.")
+
+    def _resolve(self, device_name: str | None, config: Mapping[str, Any] | None) -> tuple[Any, dict[str, Any], dict]:
+        """The plugin, the per-call plugin properties and the Core properties for one call."""
+        if device_name is None:
+            devices = self.registered_devices()
+            if len(devices) != 1:
+                raise ValidationError(f"no device name given and {len(devices)} devices are registered: {devices}.")
+            device_name = devices[0]
+        base, dev_id = parse_device(device_name)
+        plugin = self.get_plugin(base)
+        props = dict(config or {})
+        core = {k: P.parse_value(k, props.pop(k)) for k in list(props) if k in P.CORE_PROPERTIES}
+        with self._lock:
+            core = {**self._core_props, **self._device_core_props.get(base, {}), **core}
+            stored = dict(self._id_config.get(f"{base}.{dev_id}", {})) if dev_id is not None else {}
+        if dev_id is not None:
+            if P.DEVICE_ID in props and str(props[P.DEVICE_ID]) != dev_id:
+                raise ValidationError(f"device {device_name!r} and DEVICE_ID={props[P.DEVICE_ID]!r} disagree.")
+            props[P.DEVICE_ID] = dev_id
+        return plugin, {**stored, **props}, core
+
+    # -- models ---------------------------------------------------------------------------------
+    def read_model(self, model: Any, weights: Any = None) -> Model:
+        """Read IR v11 (a path, XML bytes or text; weights as bytes, uint8 array or path)."""
+        try:
+            from ovconform.ir._read import read_model
+        except ImportError as e:
+            raise ReadModelError(f"reading IR v11 is not available in this build: {e}") from e
+        return read_model(model, weights)
+
+    def _as_model(self, model: Any) -> Model:
+        if isinstance(model, Model):
+            return model
+        if isinstance(model, (str, os.PathLike)):
+            return self.read_model(model)
+        if isinstance(model, tuple) and len(model) == 2:
+            return self.read_model(*model)
+        raise ValidationError(f"compile_model needs a Model, a path or (xml, weights), not {type(model).__name__}.")
+
+    def compile_model(self, model: Any, device_name: str | None = None,
+                      config: Mapping[str, Any] | None = None) -> CompiledModel:
+        """Compile ``model`` (a Model, a path, or ``(xml, weights)``) on ``device_name``."""
+        source = self._as_model(model)
+        plugin, props, core = self._resolve(device_name, config)
+        if core[P.CACHE_DIR] and self._can_cache(plugin):
+            return self._compile_cached(plugin, source, props, Path(core[P.CACHE_DIR]))
+        return plugin.compile_model(source, props)
+
+    def query_model(self, model: Any, device_name: str | None = None,
+                    config: Mapping[str, Any] | None = None) -> dict[str, str]:
+        plugin, props, _ = self._resolve(device_name, config)
+        return plugin.query_model(self._as_model(model), props)
+
+    def import_model(self, model_stream: Any, device_name: str | None = None,
+                     config: Mapping[str, Any] | None = None) -> CompiledModel:
+        plugin, props, _ = self._resolve(device_name, config)
+        return plugin.import_model(model_stream, props)
+
+    def create_context(self, device_name: str, params: Mapping[str, Any] | None = None) -> RemoteContext:
+        return self.get_plugin(device_name).create_context(dict(params or {}))
+
+    def get_default_context(self, device_name: str) -> RemoteContext:
+        return self.get_plugin(device_name).get_default_context({})
+
+    # -- cache ----------------------------------------------------------------------------------
+    @staticmethod
+    def _can_cache(plugin: Any) -> bool:
+        try:
+            caps = plugin.get_property(P.OPTIMIZATION_CAPABILITIES)
+        except OVConformError:
+            return False
+        return P.Capability.EXPORT_IMPORT in [str(c) for c in caps]
+
+    def _cache_lock(self, key: str) -> threading.Lock:
+        with self._lock:
+            return self._cache_locks.setdefault(key, threading.Lock())
+
+    def _cache_key(self, plugin: Any, model: Model, props: Mapping[str, Any]) -> str:
+        try:
+            names = plugin.get_property(P.CACHING_PROPERTIES)
+        except OVConformError:
+            names = []
+        caching = {n: plugin.get_property(n) for n in names}
+        return _cache.cache_key(model, plugin.device_name, caching, props, str(plugin.get_version()))
+
+    def _compile_cached(self, plugin: Any, model: Model, props: dict[str, Any], cache_dir: Path) -> CompiledModel:
+        """Import the cached blob when it is valid; otherwise compile and write the blob.
+        A corrupt or stale blob is deleted and recompiled, never an error."""
+        key = self._cache_key(plugin, model, props)
+        path = cache_dir / f"{key}{_cache.BLOB_SUFFIX}"
+        with self._cache_lock(key):
+            payload = _cache.read_blob(path)
+            if payload is not None:
+                try:
+                    return plugin.import_model(payload, {**props, P.LOADED_FROM_CACHE: True})
+                except Exception:  # noqa: BLE001 - a stale blob is dropped and rebuilt
+                    _cache.drop_blob(path)
+            compiled = plugin.compile_model(model, props)
+            try:
+                _cache.write_blob(path, compiled.export_model())
+            except (OSError, OVConformError) as e:
+                warnings.warn(f"ovconform: could not write the cache blob {str(path)!r}: {e}", stacklevel=3)
+            return compiled
+
+    def __repr__(self) -> str:
+        with self._lock:
+            return f"<Core devices={sorted(self._entries)}>"

@@ -1,0 +1,377 @@
+"""The synchronous infer request base (``ov::ISyncInferRequest``), ProfilingInfo and VariableState.
+
+A device subclasses :class:`SyncInferRequest` and implements :meth:`SyncInferRequest._run_model`
+(input arrays in, output arrays out); the base resolves ports, validates tensors, runs the named
+stages with timing and cancellation checks, and writes outputs into the output tensors
+(resizing dynamic ones). Devices with real pipelines override the stage methods instead.
+"""
+
+from __future__ import annotations
+
+import enum
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any, ClassVar, Final
+
+import numpy as np
+
+from ovconform._tensor import Tensor
+from ovconform.errors import CancelledError, InferError, NotEnabledError, NotFoundError, OVConformError, ValidationError
+from ovconform.ir import Output
+
+if TYPE_CHECKING:
+    from ovconform._compiled_model import CompiledModel
+
+__all__ = ["STAGES", "ProfilingInfo", "ProfilingStatus", "SyncInferRequest", "VariableState"]
+
+PREPROCESS: Final = "preprocess"
+START_PIPELINE: Final = "start_pipeline"
+WAIT_PIPELINE: Final = "wait_pipeline"
+POSTPROCESS: Final = "postprocess"
+#: The stages of one inference, in order (their durations are recorded by name).
+STAGES: Final = (PREPROCESS, START_PIPELINE, WAIT_PIPELINE, POSTPROCESS)
+
+
+class ProfilingStatus(enum.Enum):
+    """``ProfilingInfo.Status``: what happened to a node in the last run."""
+
+    NOT_RUN = 0
+    OPTIMIZED_OUT = 1
+    EXECUTED = 2
+
+
+@dataclass
+class ProfilingInfo:
+    """One performance counter (OpenVINO's ``ProfilingInfo``)."""
+
+    Status: ClassVar[type[ProfilingStatus]] = ProfilingStatus
+
+    node_name: str
+    node_type: str
+    exec_type: str
+    real_time: timedelta
+    cpu_time: timedelta
+    status: ProfilingStatus = ProfilingStatus.EXECUTED
+
+
+class VariableState:
+    """The value of one model variable inside one infer request (``ov::VariableState``).
+
+    :param name: the variable id.
+    :param initial: the value :meth:`reset` restores (copied).
+    """
+
+    def __init__(self, name: str, initial: Tensor) -> None:
+        self._name = name
+        self._initial = Tensor(initial.data)
+        self._state = Tensor(initial.data)
+        self._lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def get_name(self) -> str:
+        return self._name
+
+    @property
+    def state(self) -> Tensor:
+        return self.get_state()
+
+    @state.setter
+    def state(self, value: Tensor | np.ndarray) -> None:
+        self.set_state(value)
+
+    def get_state(self) -> Tensor:
+        with self._lock:
+            return self._state
+
+    def set_state(self, value: Tensor | np.ndarray) -> None:
+        """Replace the value with a copy of ``value`` (same element type required)."""
+        new = Tensor(value.data if isinstance(value, Tensor) else np.asarray(value))
+        if new.element_type != self._initial.element_type:
+            raise ValidationError(f"variable {self._name!r} holds {self._initial.element_type}; "
+                                  f"got a value of {new.element_type}.")
+        with self._lock:
+            self._state = new
+
+    def reset(self) -> None:
+        with self._lock:
+            self._state = Tensor(self._initial.data)
+
+    def __repr__(self) -> str:
+        return f"<VariableState {self._name!r} {self._state}>"
+
+
+def _port_label(is_input: bool, index: int, port: Output) -> str:
+    names = sorted(port.get_names())
+    return f"{'input' if is_input else 'output'} {index}" + (f" {names[0]!r}" if names else "")
+
+
+def _default_tensor(port: Output) -> Tensor:
+    """A tensor for ``port``: its shape when static, zero-sized dynamic dimensions otherwise."""
+    ps = port.get_partial_shape()
+    if ps.is_static:
+        return Tensor(port.get_element_type(), ps.to_shape())
+    dims = [d.get_length() if d.is_static else 0 for d in ps] if ps.has_rank() else [0]
+    return Tensor(port.get_element_type(), dims)
+
+
+class SyncInferRequest:
+    """Base of a device's synchronous infer request.
+
+    Subclasses implement :meth:`_run_model`, and may override the stage methods
+    (:meth:`_preprocess`, :meth:`_start_pipeline`, :meth:`_wait_pipeline`, :meth:`_postprocess`),
+    :meth:`_profiling_info`, :meth:`_create_states` and :meth:`_on_cancel`.
+
+    :param compiled_model: the compiled model this request runs.
+    """
+
+    def __init__(self, compiled_model: CompiledModel) -> None:
+        self._compiled_model = compiled_model
+        self._inputs: list[Output] = list(compiled_model.inputs)
+        self._outputs: list[Output] = list(compiled_model.outputs)
+        self._in_tensors: list[Tensor | None] = [None] * len(self._inputs)
+        self._out_tensors: list[Tensor | None] = [None] * len(self._outputs)
+        self._by_name = self._index_names()
+        self._durations: dict[str, float] = dict.fromkeys(STAGES, 0.0)
+        self._cancel = threading.Event()
+        self._input_arrays: list[np.ndarray] = []
+        self._output_arrays: list[np.ndarray] = []
+        self.request_id = compiled_model.next_request_id()
+        self._states = {s.name: s for s in self._create_states()}
+
+    # -- ports --------------------------------------------------------------------------------
+    @property
+    def compiled_model(self) -> CompiledModel:
+        return self._compiled_model
+
+    @property
+    def inputs(self) -> list[Output]:
+        return list(self._inputs)
+
+    @property
+    def outputs(self) -> list[Output]:
+        return list(self._outputs)
+
+    def _index_names(self) -> dict[str, tuple[bool, int]]:
+        found: dict[str, tuple[bool, int]] = {}
+        for is_input, ports in ((False, self._outputs), (True, self._inputs)):  # inputs win
+            for i, port in enumerate(ports):
+                for name in port.get_names():
+                    found[name] = (is_input, i)
+        return found
+
+    def find_port(self, key: Output | str) -> tuple[bool, int]:
+        """``(is_input, index)`` of a port given as an Output (compiled or model port) or a
+        tensor name."""
+        if isinstance(key, str):
+            if key in self._by_name:
+                return self._by_name[key]
+            raise NotFoundError(
+                f"Port for tensor name {key!r} was not found; input names: "
+                f"{sorted(n for n, (i, _) in self._by_name.items() if i)}, output names: "
+                f"{sorted(n for n, (i, _) in self._by_name.items() if not i)}.")
+        if isinstance(key, Output):
+            for is_input, ports in ((True, self._inputs), (False, self._outputs)):
+                for i, port in enumerate(ports):
+                    if port == key:
+                        return is_input, i
+            for name in sorted(key.get_names()):
+                if name in self._by_name:
+                    return self._by_name[name]
+            raise NotFoundError(f"{key!r} is not a port of compiled model {self._model_name()!r}.")
+        raise ValidationError(f"a port must be an Output or a tensor name, not {type(key).__name__}.")
+
+    def _port(self, is_input: bool, index: int) -> Output:
+        return (self._inputs if is_input else self._outputs)[index]
+
+    def _index(self, is_input: bool, index: int | None) -> int:
+        ports = self._inputs if is_input else self._outputs
+        what = "input" if is_input else "output"
+        if index is None:
+            if len(ports) != 1:
+                raise NotFoundError(f"compiled model {self._model_name()!r} has {len(ports)} {what}s; give an index.")
+            return 0
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < len(ports):
+            raise NotFoundError(f"compiled model {self._model_name()!r} has no {what} {index!r}; "
+                                f"it has {len(ports)}.")
+        return int(index)
+
+    def _model_name(self) -> str:
+        return self._compiled_model.model_name
+
+    # -- tensors ------------------------------------------------------------------------------
+    def get_tensor(self, key: Output | str) -> Tensor:
+        return self._tensor(*self.find_port(key))
+
+    def get_input_tensor(self, index: int | None = None) -> Tensor:
+        return self._tensor(True, self._index(True, index))
+
+    def get_output_tensor(self, index: int | None = None) -> Tensor:
+        return self._tensor(False, self._index(False, index))
+
+    def _tensor(self, is_input: bool, index: int) -> Tensor:
+        slots = self._in_tensors if is_input else self._out_tensors
+        tensor = slots[index]
+        if tensor is None:
+            tensor = slots[index] = _default_tensor(self._port(is_input, index))
+        return tensor
+
+    def set_tensor(self, key: Output | str, tensor: Tensor) -> None:
+        self._set(*self.find_port(key), tensor)
+
+    def set_input_tensor(self, index: int | None, tensor: Tensor) -> None:
+        self._set(True, self._index(True, index), tensor)
+
+    def set_output_tensor(self, index: int | None, tensor: Tensor) -> None:
+        self._set(False, self._index(False, index), tensor)
+
+    def _set(self, is_input: bool, index: int, tensor: Tensor) -> None:
+        self._check_tensor(is_input, index, tensor)
+        (self._in_tensors if is_input else self._out_tensors)[index] = tensor
+
+    def _check_tensor(self, is_input: bool, index: int, tensor: Any) -> None:
+        port = self._port(is_input, index)
+        label = _port_label(is_input, index, port)
+        if not isinstance(tensor, Tensor):
+            raise ValidationError(f"the tensor for {label} must be a Tensor, not {type(tensor).__name__}.")
+        if tensor.element_type != port.get_element_type():
+            raise ValidationError(f"the tensor for {label} has element type {tensor.element_type}; "
+                                  f"the port's element type is {port.get_element_type()}.")
+        ps = port.get_partial_shape()
+        if ps.is_static and tensor.shape != ps.to_shape():
+            raise ValidationError(f"the tensor for {label} has shape {list(tensor.shape)}; "
+                                  f"the port's shape is {ps}.")
+        if is_input and not ps.fits(tensor.shape):
+            raise ValidationError(f"the tensor for {label} has shape {list(tensor.shape)}, "
+                                  f"which does not fit the port's shape {ps}.")
+
+    def check_tensors(self) -> None:
+        """Check every input and output tensor against its port (the first step of infer)."""
+        for is_input, ports in ((True, self._inputs), (False, self._outputs)):
+            for i in range(len(ports)):
+                self._check_tensor(is_input, i, self._tensor(is_input, i))
+
+    # -- running ------------------------------------------------------------------------------
+    def infer(self) -> None:
+        """Run the stages synchronously on the calling thread."""
+        self._cancel.clear()
+        self.run_stages()
+
+    def run_stages(self) -> None:
+        """Check tensors, then run preprocess, start_pipeline, wait_pipeline and postprocess,
+        recording each duration; a cancel request stops the run between stages."""
+        self.check_tensors()
+        for name, stage in self.stages():
+            self.run_stage(name, stage)
+
+    def stages(self) -> list[tuple[str, Callable[[], None]]]:
+        return [(PREPROCESS, self._preprocess), (START_PIPELINE, self._start_pipeline),
+                (WAIT_PIPELINE, self._wait_pipeline), (POSTPROCESS, self._postprocess)]
+
+    def run_stage(self, name: str, stage: Callable[[], None]) -> None:
+        """Run one named stage with timing; non-ovconform errors become InferError."""
+        self.check_cancelled()
+        start = time.perf_counter()
+        try:
+            stage()
+        except OVConformError:
+            raise
+        except Exception as e:
+            raise InferError(f"device {self._compiled_model.device_name!r}, model {self._model_name()!r}: "
+                             f"stage {name!r} failed: {type(e).__name__}: {e}") from e
+        finally:
+            self._durations[name] = time.perf_counter() - start
+
+    def _preprocess(self) -> None:
+        self._input_arrays = [np.ascontiguousarray(self._tensor(True, i)._host_array())
+                              for i in range(len(self._inputs))]
+
+    def _start_pipeline(self) -> None:
+        self._output_arrays = list(self._run_model(self._input_arrays))
+
+    def _wait_pipeline(self) -> None:
+        """Wait for the device (nothing to wait for in a synchronous backend)."""
+
+    def _postprocess(self) -> None:
+        if len(self._output_arrays) != len(self._outputs):
+            raise InferError(f"device {self._compiled_model.device_name!r} returned "
+                             f"{len(self._output_arrays)} outputs; the model has {len(self._outputs)}.")
+        for i, array in enumerate(self._output_arrays):
+            self.store_output(i, array)
+
+    def _run_model(self, inputs: Sequence[np.ndarray]) -> Sequence[np.ndarray]:
+        """Compute the outputs from the inputs (one array per port, in port order)."""
+        raise NotImplementedError(f"{type(self).__name__} must implement _run_model() or the stage methods.")
+
+    def store_output(self, index: int, array: np.ndarray) -> None:
+        """Write ``array`` into output ``index``'s tensor (resizing it for dynamic ports; the
+        tensor's memory is kept when the shape allows)."""
+        port = self._outputs[index]
+        label = _port_label(False, index, port)
+        tensor = self._tensor(False, index)
+        arr = np.asarray(array)
+        if arr.dtype != port.get_element_type().to_dtype():
+            raise InferError(f"device produced dtype {arr.dtype} for {label}; its element type is "
+                             f"{port.get_element_type()}.")
+        if not port.get_partial_shape().fits(arr.shape):
+            raise InferError(f"device produced shape {list(arr.shape)} for {label}; "
+                             f"the port allows {port.get_partial_shape()}.")
+        try:
+            tensor.set_shape(arr.shape)
+        except ValidationError as e:
+            raise InferError(f"{label}: {e}") from e
+        np.copyto(tensor._host_array(), arr)
+
+    # -- cancellation ---------------------------------------------------------------------------
+    def cancel(self) -> None:
+        """Ask the current run to stop; it raises CancelledError at the next check."""
+        self._cancel.set()
+        self._on_cancel()
+
+    def _on_cancel(self) -> None:
+        """Device hook: interrupt a running backend (the flag alone stops between stages)."""
+
+    def clear_cancel(self) -> None:
+        self._cancel.clear()
+
+    @property
+    def cancel_requested(self) -> bool:
+        return self._cancel.is_set()
+
+    def check_cancelled(self) -> None:
+        """Raise CancelledError when a cancel was requested (devices call this between nodes)."""
+        if self._cancel.is_set():
+            raise CancelledError(f"infer request {self.request_id} of model {self._model_name()!r} "
+                                 f"on {self._compiled_model.device_name!r} was cancelled.")
+
+    # -- profiling and states ---------------------------------------------------------------------
+    @property
+    def stage_durations(self) -> dict[str, float]:
+        """Seconds spent in each stage in the last run."""
+        return dict(self._durations)
+
+    def get_profiling_info(self) -> list[ProfilingInfo]:
+        if not self._compiled_model.profiling_enabled:
+            raise NotEnabledError(f"profiling is off for model {self._model_name()!r} on "
+                                  f"{self._compiled_model.device_name!r}; compile with PERF_COUNT=True.")
+        return list(self._profiling_info())
+
+    def _profiling_info(self) -> list[ProfilingInfo]:
+        """Default counters: one per stage (a device overrides this with per-node counters)."""
+        out = []
+        for i, stage in enumerate(STAGES, 1):
+            t = timedelta(seconds=self._durations[stage])
+            out.append(ProfilingInfo(f"{i}. {stage}", "Stage", "stage", t, t, ProfilingStatus.EXECUTED))
+        return out
+
+    def query_state(self) -> list[VariableState]:
+        return list(self._states.values())
+
+    def _create_states(self) -> list[VariableState]:
+        """Device hook: the request's variable states (none by default)."""
+        return []

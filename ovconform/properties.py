@@ -1,0 +1,469 @@
+"""The property catalogue: OpenVINO's property names, value types, parsing and validation.
+
+Names are OpenVINO's strings ("PERFORMANCE_HINT", "NUM_STREAMS", ...). Enumerated values are
+``StrEnum`` members, so ``PerformanceMode.LATENCY == "LATENCY"`` and ``str()`` gives the
+OpenVINO spelling. Values parse from their native Python form and from strings
+(``"YES"``/``"true"`` for booleans, ``"3"`` for integers, ``"f32"`` for element types).
+
+Devices declare which properties they support with :class:`Declared` entries and keep their
+current values in a :class:`PropertyStore`; a bad write raises
+:class:`~ovconform.errors.PropertyError` naming the property, the bad value and the supported
+values (or the supported property names).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Final
+
+import numpy as np
+
+from ovconform.errors import PropertyError, ValidationError
+from ovconform.ir import ALL_TYPES, Type, as_type
+
+# -- names ----------------------------------------------------------------------------------------
+SUPPORTED_PROPERTIES: Final = "SUPPORTED_PROPERTIES"
+AVAILABLE_DEVICES: Final = "AVAILABLE_DEVICES"
+FULL_DEVICE_NAME: Final = "FULL_DEVICE_NAME"
+DEVICE_ARCHITECTURE: Final = "DEVICE_ARCHITECTURE"
+DEVICE_TYPE: Final = "DEVICE_TYPE"
+DEVICE_UUID: Final = "DEVICE_UUID"
+DEVICE_LUID: Final = "DEVICE_LUID"
+DEVICE_GOPS: Final = "DEVICE_GOPS"
+DEVICE_THERMAL: Final = "DEVICE_THERMAL"
+OPTIMIZATION_CAPABILITIES: Final = "OPTIMIZATION_CAPABILITIES"
+RANGE_FOR_ASYNC_INFER_REQUESTS: Final = "RANGE_FOR_ASYNC_INFER_REQUESTS"
+RANGE_FOR_STREAMS: Final = "RANGE_FOR_STREAMS"
+EXECUTION_DEVICES: Final = "EXECUTION_DEVICES"
+IMPORT_EXPORT_SUPPORT: Final = "IMPORT_EXPORT_SUPPORT"
+CACHING_PROPERTIES: Final = "CACHING_PROPERTIES"
+MODEL_NAME: Final = "MODEL_NAME"
+NETWORK_NAME: Final = "NETWORK_NAME"
+LOADED_FROM_CACHE: Final = "LOADED_FROM_CACHE"
+OPTIMAL_NUMBER_OF_INFER_REQUESTS: Final = "OPTIMAL_NUMBER_OF_INFER_REQUESTS"
+OPTIMAL_BATCH_SIZE: Final = "OPTIMAL_BATCH_SIZE"
+MAX_BATCH_SIZE: Final = "MAX_BATCH_SIZE"
+DEVICE_ID: Final = "DEVICE_ID"
+PERF_COUNT: Final = "PERF_COUNT"
+PERFORMANCE_HINT: Final = "PERFORMANCE_HINT"
+PERFORMANCE_HINT_NUM_REQUESTS: Final = "PERFORMANCE_HINT_NUM_REQUESTS"
+INFERENCE_PRECISION_HINT: Final = "INFERENCE_PRECISION_HINT"
+EXECUTION_MODE_HINT: Final = "EXECUTION_MODE_HINT"
+MODEL_PRIORITY: Final = "MODEL_PRIORITY"
+NUM_STREAMS: Final = "NUM_STREAMS"
+INFERENCE_NUM_THREADS: Final = "INFERENCE_NUM_THREADS"
+COMPILATION_NUM_THREADS: Final = "COMPILATION_NUM_THREADS"
+ENABLE_HYPER_THREADING: Final = "ENABLE_HYPER_THREADING"
+ENABLE_CPU_PINNING: Final = "ENABLE_CPU_PINNING"
+SCHEDULING_CORE_TYPE: Final = "SCHEDULING_CORE_TYPE"
+ENABLE_MMAP: Final = "ENABLE_MMAP"
+LOG_LEVEL: Final = "LOG_LEVEL"
+CACHE_DIR: Final = "CACHE_DIR"
+CACHE_MODE: Final = "CACHE_MODE"
+WEIGHTS_PATH: Final = "WEIGHTS_PATH"
+EXCLUSIVE_ASYNC_REQUESTS: Final = "EXCLUSIVE_ASYNC_REQUESTS"
+DISABLE_TRANSFORMATIONS: Final = "DISABLE_TRANSFORMATIONS"
+#: Pre-2.0 names the seeds still use (SUPPORTED_PROPERTIES replaces both).
+SUPPORTED_METRICS: Final = "SUPPORTED_METRICS"
+SUPPORTED_CONFIG_KEYS: Final = "SUPPORTED_CONFIG_KEYS"
+
+#: Properties the Core keeps for itself (never sent to a plugin).
+CORE_PROPERTIES: Final = frozenset({CACHE_DIR, ENABLE_MMAP})
+
+
+# -- enumerated values -------------------------------------------------------------------------
+class Mutability(StrEnum):
+    RO = "RO"
+    RW = "RW"
+
+
+class PerformanceMode(StrEnum):
+    LATENCY = "LATENCY"
+    THROUGHPUT = "THROUGHPUT"
+    CUMULATIVE_THROUGHPUT = "CUMULATIVE_THROUGHPUT"
+
+
+class ExecutionMode(StrEnum):
+    PERFORMANCE = "PERFORMANCE"
+    ACCURACY = "ACCURACY"
+
+
+class Priority(StrEnum):
+    LOW = "LOW"
+    MEDIUM = "MEDIUM"
+    HIGH = "HIGH"
+
+
+class LogLevel(StrEnum):
+    NO = "LOG_NONE"
+    ERR = "LOG_ERROR"
+    WARNING = "LOG_WARNING"
+    INFO = "LOG_INFO"
+    DEBUG = "LOG_DEBUG"
+    TRACE = "LOG_TRACE"
+
+
+class DeviceType(StrEnum):
+    INTEGRATED = "INTEGRATED"
+    DISCRETE = "DISCRETE"
+
+
+class SchedulingCoreType(StrEnum):
+    ANY_CORE = "ANY_CORE"
+    PCORE_ONLY = "PCORE_ONLY"
+    ECORE_ONLY = "ECORE_ONLY"
+
+
+class CacheMode(StrEnum):
+    OPTIMIZE_SIZE = "OPTIMIZE_SIZE"
+    OPTIMIZE_SPEED = "OPTIMIZE_SPEED"
+
+
+class Capability(StrEnum):
+    """Values of OPTIMIZATION_CAPABILITIES."""
+
+    FP32 = "FP32"
+    BF16 = "BF16"
+    FP16 = "FP16"
+    INT8 = "INT8"
+    INT16 = "INT16"
+    BIN = "BIN"
+    WINOGRAD = "WINOGRAD"
+    EXPORT_IMPORT = "EXPORT_IMPORT"
+
+
+#: NUM_STREAMS special values (as in ``ov::streams::AUTO`` / ``NUMA``).
+STREAMS_AUTO: Final = -1
+STREAMS_NUMA: Final = -2
+
+
+# -- parsers (raise ValueError/TypeError; PropertySpec turns that into a PropertyError) ----------
+def parse_bool(value: Any) -> bool:
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, str) and value.strip().upper() in ("YES", "TRUE", "1", "NO", "FALSE", "0"):
+        return value.strip().upper() in ("YES", "TRUE", "1")
+    raise ValueError(value)
+
+
+def parse_int(value: Any, minimum: int = 0) -> int:
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(value)
+    if isinstance(value, str):
+        value = int(value.strip())
+    if not isinstance(value, (int, np.integer)) or int(value) < minimum:
+        raise ValueError(value)
+    return int(value)
+
+
+def parse_num_streams(value: Any) -> int:
+    if isinstance(value, str) and value.strip().upper() in ("AUTO", "NUMA"):
+        return STREAMS_AUTO if value.strip().upper() == "AUTO" else STREAMS_NUMA
+    return parse_int(value, minimum=STREAMS_NUMA)
+
+
+def parse_str(value: Any) -> str:
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)  # type: ignore[return-value]
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return str(int(value))
+    if not isinstance(value, str):
+        raise TypeError(value)
+    return value
+
+
+def parse_str_list(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [v.strip() for v in value.split(",") if v.strip()]
+    return [parse_str(v) for v in value]
+
+
+def parse_type(value: Any) -> Type:
+    try:
+        return as_type(value)
+    except ValidationError as e:
+        raise ValueError(value) from e
+
+
+def enum_parser(enum: type[StrEnum]) -> Callable[[Any], StrEnum]:
+    """A parser accepting a member, its value or name, or an object whose ``.name`` is a member
+    name (e.g. ``openvino.properties.hint.PerformanceMode.LATENCY``)."""
+
+    def parse(value: Any) -> StrEnum:
+        if isinstance(value, enum):
+            return value
+        text = value if isinstance(value, str) else getattr(value, "name", None)
+        if isinstance(text, str):
+            for member in enum:
+                if text in (member.value, member.name):
+                    return member
+        raise ValueError(value)
+
+    return parse
+
+
+def _enum_values(enum: type[StrEnum]) -> str:
+    return ", ".join(m.value for m in enum)
+
+
+# -- the catalogue ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PropertySpec:
+    """One property: its name, parser, default mutability and what values are allowed.
+
+    :param name: the OpenVINO property name.
+    :param parse: turns a native or string value into the canonical value; raises
+        ValueError/TypeError for a bad value.
+    :param allowed: the allowed values, in words, for error messages.
+    :param mutability: RO for device facts, RW for settings.
+    :param doc: one line on what it means.
+    """
+
+    name: str
+    parse: Callable[[Any], Any]
+    allowed: str
+    mutability: Mutability
+    doc: str = ""
+
+    def coerce(self, value: Any, allowed: str | None = None) -> Any:
+        """The canonical value of ``value``, or a PropertyError naming the property, the bad
+        value and the supported values."""
+        try:
+            return self.parse(value)
+        except (ValueError, TypeError, OverflowError):
+            raise PropertyError(
+                f"Wrong value {value!r} for property {self.name!r}. "
+                f"Supported values: {allowed or self.allowed}.") from None
+
+
+def _spec(name: str, parse: Callable[[Any], Any], allowed: str, mut: Mutability, doc: str) -> PropertySpec:
+    return PropertySpec(name, parse, allowed, mut, doc)
+
+
+RO, RW = Mutability.RO, Mutability.RW
+_TYPES = ", ".join(t.name for t in ALL_TYPES)
+_ANY_STR = "any string"
+_ENTRIES: list[PropertySpec] = [
+    _spec(SUPPORTED_PROPERTIES, dict, "read-only", RO, "property name -> 'RO' or 'RW'"),
+    _spec(SUPPORTED_METRICS, parse_str_list, "read-only", RO, "old API: names of read-only properties"),
+    _spec(SUPPORTED_CONFIG_KEYS, parse_str_list, "read-only", RO, "old API: names of writable properties"),
+    _spec(AVAILABLE_DEVICES, parse_str_list, "read-only", RO, "device ids of this device type"),
+    _spec(FULL_DEVICE_NAME, parse_str, "read-only", RO, "human readable device name"),
+    _spec(DEVICE_ARCHITECTURE, parse_str, "read-only", RO, "architecture string (compatibility of blobs)"),
+    _spec(DEVICE_TYPE, enum_parser(DeviceType), "read-only", RO, "INTEGRATED or DISCRETE"),
+    _spec(DEVICE_UUID, parse_str, "read-only", RO, "device UUID"),
+    _spec(DEVICE_LUID, parse_str, "read-only", RO, "device LUID"),
+    _spec(DEVICE_GOPS, dict, "read-only", RO, "element type -> giga operations per second"),
+    _spec(DEVICE_THERMAL, float, "read-only", RO, "device temperature (Celsius)"),
+    _spec(OPTIMIZATION_CAPABILITIES, parse_str_list, "read-only", RO, "list of Capability values"),
+    _spec(RANGE_FOR_ASYNC_INFER_REQUESTS, tuple, "read-only", RO, "(min, max, step) of requests"),
+    _spec(RANGE_FOR_STREAMS, tuple, "read-only", RO, "(min, max) of streams"),
+    _spec(EXECUTION_DEVICES, parse_str_list, "read-only", RO, "devices that execute a compiled model"),
+    _spec(IMPORT_EXPORT_SUPPORT, parse_bool, "read-only", RO, "the device can export and import blobs"),
+    _spec(CACHING_PROPERTIES, parse_str_list, "read-only", RO, "properties that enter the cache key"),
+    _spec(MODEL_NAME, parse_str, "read-only", RO, "name of the compiled model"),
+    _spec(NETWORK_NAME, parse_str, "read-only", RO, "old name of MODEL_NAME"),
+    _spec(LOADED_FROM_CACHE, parse_bool, "read-only", RO, "the compiled model was imported from the cache"),
+    _spec(OPTIMAL_NUMBER_OF_INFER_REQUESTS, parse_int, "read-only", RO, "requests that keep the device busy"),
+    _spec(OPTIMAL_BATCH_SIZE, parse_int, "read-only", RO, "best batch for a model"),
+    _spec(MAX_BATCH_SIZE, parse_int, "read-only", RO, "largest batch that fits"),
+    _spec(DEVICE_ID, parse_str, "one of the device's AVAILABLE_DEVICES ids", RW, "which device of this type"),
+    _spec(PERF_COUNT, parse_bool, "True, False (or 'YES'/'NO', 'true'/'false')", RW, "collect profiling info"),
+    _spec(PERFORMANCE_HINT, enum_parser(PerformanceMode), _enum_values(PerformanceMode), RW, "latency/throughput"),
+    _spec(PERFORMANCE_HINT_NUM_REQUESTS, parse_int, "integers >= 0", RW, "requests the app will run"),
+    _spec(INFERENCE_PRECISION_HINT, parse_type, _TYPES, RW, "element type used for computation"),
+    _spec(EXECUTION_MODE_HINT, enum_parser(ExecutionMode), _enum_values(ExecutionMode), RW, "speed vs accuracy"),
+    _spec(MODEL_PRIORITY, enum_parser(Priority), _enum_values(Priority), RW, "priority among compiled models"),
+    _spec(NUM_STREAMS, parse_num_streams, "integers >= 0, 'AUTO' (-1) or 'NUMA' (-2)", RW, "execution streams"),
+    _spec(INFERENCE_NUM_THREADS, parse_int, "integers >= 0", RW, "threads for inference (0 = auto)"),
+    _spec(COMPILATION_NUM_THREADS, parse_int, "integers >= 0", RW, "threads for compilation (0 = auto)"),
+    _spec(ENABLE_HYPER_THREADING, parse_bool, "True, False", RW, "use hyper-threads"),
+    _spec(ENABLE_CPU_PINNING, parse_bool, "True, False", RW, "pin threads to cores"),
+    _spec(SCHEDULING_CORE_TYPE, enum_parser(SchedulingCoreType), _enum_values(SchedulingCoreType), RW, "core type"),
+    _spec(ENABLE_MMAP, parse_bool, "True, False", RW, "map weights files instead of reading them"),
+    _spec(LOG_LEVEL, enum_parser(LogLevel), _enum_values(LogLevel), RW, "logging verbosity"),
+    _spec(CACHE_DIR, parse_str, "a directory path ('' turns caching off)", RW, "model cache folder"),
+    _spec(CACHE_MODE, enum_parser(CacheMode), _enum_values(CacheMode), RW, "what the cache blob keeps"),
+    _spec(WEIGHTS_PATH, parse_str, _ANY_STR, RW, "weights file for weightless blobs"),
+    _spec(EXCLUSIVE_ASYNC_REQUESTS, parse_bool, "True, False", RW, "one executor for all requests"),
+    _spec(DISABLE_TRANSFORMATIONS, parse_bool, "True, False", RW, "skip device transformations"),
+]
+CATALOGUE: Final[dict[str, PropertySpec]] = {s.name: s for s in _ENTRIES}
+_CATALOGUE_LOCK = threading.Lock()
+
+
+def register_property(spec: PropertySpec) -> PropertySpec:
+    """Add a device-specific property to the catalogue (same spec twice is fine, a different
+    spec under a taken name is an error)."""
+    with _CATALOGUE_LOCK:
+        old = CATALOGUE.get(spec.name)
+        if old is not None and old != spec:
+            raise PropertyError(f"property {spec.name!r} is already in the catalogue with another definition.")
+        CATALOGUE[spec.name] = spec
+    return spec
+
+
+def get_spec(name: str) -> PropertySpec:
+    try:
+        return CATALOGUE[name]
+    except KeyError:
+        raise PropertyError(
+            f"property {name!r} is not in the catalogue; known properties: {', '.join(sorted(CATALOGUE))}."
+        ) from None
+
+
+def parse_value(name: str, value: Any) -> Any:
+    """The canonical value of property ``name`` (catalogue parsing only, no device limits)."""
+    return get_spec(name).coerce(value)
+
+
+def to_string(value: Any) -> str:
+    """The string form used for comparisons and cache keys (``True`` -> "YES", enums -> value)."""
+    if isinstance(value, bool):
+        return "YES" if value else "NO"
+    if isinstance(value, Type):
+        return value.name
+    if isinstance(value, Mapping):
+        return "{" + ",".join(f"{to_string(k)}:{to_string(v)}" for k, v in sorted(value.items(), key=str)) + "}"
+    if isinstance(value, (list, tuple)):
+        return ",".join(to_string(v) for v in value)
+    return str(value)
+
+
+# -- device declarations and stores ------------------------------------------------------------
+@dataclass(frozen=True)
+class Declared:
+    """A device's support for one RW property: default value and optional value limits.
+
+    :param name: the property name (must be in the catalogue).
+    :param default: the default value (parsed like any written value).
+    :param choices: if given, only these (canonical) values are allowed on this device.
+    :param check: an extra check on the canonical value; returns an error text or None.
+    """
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...] | None = None
+    check: Callable[[Any], str | None] | None = field(default=None, compare=False)
+
+    @property
+    def spec(self) -> PropertySpec:
+        return get_spec(self.name)
+
+    def coerce(self, value: Any) -> Any:
+        allowed = ", ".join(to_string(c) for c in self.choices) if self.choices is not None else None
+        canonical = self.spec.coerce(value, allowed)
+        if self.choices is not None and canonical not in self.choices:
+            raise PropertyError(
+                f"Wrong value {value!r} for property {self.name!r}. Supported values: {allowed}.")
+        problem = self.check(canonical) if self.check else None
+        if problem:
+            raise PropertyError(f"Wrong value {value!r} for property {self.name!r}: {problem}")
+        return canonical
+
+
+class PropertyStore:
+    """Current values of an owner's RW properties; writes are validated all-or-nothing.
+
+    :param owner: who owns the values, for messages (e.g. ``"device 'FAKE'"``).
+    :param declared: the RW properties the owner supports.
+    :param read_only: names of the owner's RO properties (writes to them are refused).
+    """
+
+    def __init__(self, owner: str, declared: Iterable[Declared], read_only: Iterable[str] = ()) -> None:
+        self._owner = owner
+        self._declared = {d.name: d for d in declared}
+        self._read_only = tuple(n for n in read_only if n not in self._declared)
+        self._lock = threading.Lock()
+        self._values = {name: d.coerce(d.default) for name, d in self._declared.items()}
+
+    @property
+    def owner(self) -> str:
+        return self._owner
+
+    def rw_names(self) -> list[str]:
+        return list(self._declared)
+
+    def ro_names(self) -> list[str]:
+        return list(self._read_only)
+
+    def supported(self) -> dict[str, str]:
+        """``{name: "RO" | "RW"}`` as SUPPORTED_PROPERTIES reports it."""
+        return {**{n: "RO" for n in self._read_only}, **{n: "RW" for n in self._declared}}
+
+    def parse(self, props: Mapping[str, Any]) -> dict[str, Any]:
+        """Validate ``props`` against this owner without storing them."""
+        if not isinstance(props, Mapping):
+            raise PropertyError(f"properties for {self._owner} must be a mapping, not {type(props).__name__}.")
+        out: dict[str, Any] = {}
+        for name, value in props.items():
+            if name in self._read_only:
+                raise PropertyError(f"property {name!r} of {self._owner} is read-only.")
+            if name not in self._declared:
+                raise PropertyError(
+                    f"Unsupported property {name!r} by {self._owner}; supported properties: "
+                    f"{', '.join(sorted(self.supported()))}.")
+            out[name] = self._declared[name].coerce(value)
+        return out
+
+    def set(self, props: Mapping[str, Any]) -> None:
+        parsed = self.parse(props)
+        with self._lock:
+            self._values.update(parsed)
+
+    def get(self, name: str) -> Any:
+        with self._lock:
+            if name in self._values:
+                return self._values[name]
+        raise PropertyError(
+            f"Unsupported property {name!r} by {self._owner}; supported properties: "
+            f"{', '.join(sorted(self.supported()))}.")
+
+    def get_or(self, name: str, default: Any) -> Any:
+        """The current value of ``name``, or ``default`` when this store has none."""
+        with self._lock:
+            return self._values.get(name, default)
+
+    def has(self, name: str) -> bool:
+        """True when ``name`` is writable here."""
+        return name in self._declared
+
+    def values(self) -> dict[str, Any]:
+        with self._lock:
+            return dict(self._values)
+
+    def copy(self, owner: str | None = None, read_only: Iterable[str] | None = None) -> PropertyStore:
+        new = PropertyStore.__new__(PropertyStore)
+        new._owner = owner or self._owner
+        new._declared = dict(self._declared)
+        new._read_only = tuple(read_only) if read_only is not None else self._read_only
+        new._lock = threading.Lock()
+        new._values = self.values()
+        return new
+
+    def restricted(self, owner: str, rw: Iterable[str], read_only: Iterable[str]) -> PropertyStore:
+        """A copy where only ``rw`` stay writable; every other current value stays readable."""
+        keep = set(rw)
+        new = self.copy(owner)
+        new._declared = {n: d for n, d in self._declared.items() if n in keep}
+        new._read_only = tuple(dict.fromkeys([*read_only, *(n for n in self._declared if n not in keep)]))
+        return new
+
+    def merged(self, props: Mapping[str, Any] | None) -> PropertyStore:
+        """A copy with ``props`` applied on top (per-call over stored values)."""
+        new = self.copy()
+        new.set(props or {})
+        return new
+
+
+def resolve_num_streams(num_streams: int, hint: Any, cpu_count: int | None = None) -> int:
+    """Concrete stream count for NUM_STREAMS (AUTO/NUMA follow the performance hint)."""
+    if num_streams > 0:
+        return num_streams
+    if num_streams == 0 or hint == PerformanceMode.LATENCY:
+        return 1
+    return max(1, min(cpu_count or os.cpu_count() or 1, 4))
