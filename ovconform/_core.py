@@ -6,8 +6,10 @@ on first use), addresses devices as ``"DEVICE"`` or ``"DEVICE.id"``, merges prop
 in ``CACHE_DIR`` for devices with the EXPORT_IMPORT capability. It is safe to share between
 threads.
 
-Discovery hook: :func:`set_plugin_discovery` installs a callable that a Core runs once, on its
-first device lookup, to register more plugins (the pluggy device registry plugs in there).
+Discovery: a Core runs a discovery callable once, on its first device lookup, to register more
+plugins. The default collects the devices of the ``ovconform`` entry points (pluggy hook
+``ovconform_register_devices``); :func:`set_plugin_discovery` replaces it, and
+``Core(discover=False)`` switches it off.
 """
 
 from __future__ import annotations
@@ -52,6 +54,13 @@ def set_plugin_discovery(discovery: Discovery | None) -> None:
 
 def get_plugin_discovery() -> Discovery | None:
     return _discovery
+
+
+def _entry_point_devices() -> list[tuple[str, Any]]:
+    """The default discovery: devices registered through the ``ovconform`` entry points."""
+    from ovconform.registry import discover_devices
+
+    return [(e.name, e.factory) for e in discover_devices()]
 
 
 class _Entry:
@@ -170,9 +179,7 @@ class Core:
             if self._discovered:
                 return
             self._discovered = True
-            discovery = _discovery
-        if discovery is None:
-            return
+            discovery = _discovery if _discovery is not None else _entry_point_devices
         for item in discovery():
             name, plugin = item if isinstance(item, tuple) else (None, item)
             try:
