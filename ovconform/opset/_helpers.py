@@ -49,7 +49,7 @@ def make_constant(value: Any, element_type: Type | str | None = None, name: str 
         from ovconform.ir import f32_to_bf16
 
         arr = f32_to_bf16(arr.astype(np.float32)) if et.name == "bf16" else arr.astype(et.to_dtype())
-    arr = np.ascontiguousarray(arr)
+    arr = np.require(arr, requirements="C").copy()  # keeps 0-d arrays 0-d (ascontiguousarray does not)
     arr.setflags(write=False)
     return make_node("Constant", 1, [], {"element_type": et, "shape": list(arr.shape)}, name, data=arr)
 

@@ -1,0 +1,112 @@
+"""Element-type plumbing shared by the kernels: compute dtypes, bf16, and C-like conversions.
+
+Low-precision floats (f16, bf16) compute in float32 and round once to the output type, as
+OpenVINO's reference implementation does (its ``float16``/``bfloat16`` classes compute in float).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ovconform.ir import Type, bf16_to_f32, f32_to_bf16
+
+_F32 = np.dtype(np.float32)
+_F64 = np.dtype(np.float64)
+#: Largest float64 below 2**63 and the float64 2**63 / 2**64 bounds used by float → integer conversion.
+_I64_HI = float(np.nextafter(2.0 ** 63, 0))
+_U64_HI = float(np.nextafter(2.0 ** 64, 0))
+
+
+def compute_dtype(t: Type) -> np.dtype:
+    """The numpy dtype a kernel computes ``t`` in: float32 for f16/bf16, else the storage dtype."""
+    if t.name in ("f16", "bf16"):
+        return _F32
+    return t.to_dtype()
+
+
+def to_compute(arr: np.ndarray, t: Type) -> np.ndarray:
+    """``arr`` (stored as ``t``) as an array of ``compute_dtype(t)``."""
+    if t.name == "bf16":
+        return bf16_to_f32(arr)
+    if t.name == "f16":
+        return arr.astype(_F32)
+    return arr
+
+
+def from_compute(arr: np.ndarray, t: Type) -> np.ndarray:
+    """Store a computed array as element type ``t`` (round to nearest for f16/bf16)."""
+    arr = np.asarray(arr)
+    if t.name == "bf16":
+        return f32_to_bf16(arr.astype(_F32, copy=False))
+    return arr.astype(t.to_dtype(), copy=False)
+
+
+def float_to_int(values: np.ndarray, dst: np.dtype) -> np.ndarray:
+    """Float → integer as C++ ``static_cast`` does for in-range values: truncate toward zero.
+
+    Out-of-range values (undefined in C++ and in the spec) are defined here as: truncate, then
+    wrap modulo 2**N into the destination type (the C++ rule for integer → integer), with the
+    truncated value first clamped to the int64 range (to [0, 2**64) for u64 destinations when
+    it is non-negative). NaN becomes 0. Examples: 300.7 → u8 44, -1.5 → u8 255, 1e20 → i32 -1024 (the int64
+    bound 2**63 - 1024 wrapped).
+    """
+    t = np.trunc(np.asarray(values, dtype=_F64))
+    t = np.where(np.isnan(t), 0.0, t)
+    if dst == np.uint64:
+        neg = t < 0
+        pos = np.clip(t, 0.0, _U64_HI).astype(np.uint64)
+        wrapped = np.clip(t, -_I64_HI, 0.0).astype(np.int64).astype(np.uint64)
+        return np.where(neg, wrapped, pos)
+    return np.clip(t, -2.0 ** 63, _I64_HI).astype(np.int64).astype(dst)
+
+
+def round_half_away(values: np.ndarray) -> np.ndarray:
+    """``std::round``: to nearest, halves away from zero."""
+    return np.copysign(np.floor(np.abs(values) + 0.5), values)
+
+
+def convert_array(arr: np.ndarray, src: Type, dst: Type) -> np.ndarray:
+    """Convert ``arr`` stored as ``src`` to element type ``dst`` (see :func:`float_to_int`).
+
+    Integer → integer wraps modulo 2**N (C++ rule, as the spec states for signed → unsigned);
+    any type → boolean is ``x != 0`` (so NaN → True, as ``static_cast<bool>`` gives); boolean →
+    numbers is 0/1; to f16/bf16 rounds to nearest even (overflow → ±inf).
+    """
+    if dst.name == "boolean":
+        return to_compute(arr, src) != 0
+    if src == dst:
+        return arr.copy()
+    if dst.is_integral_number() and src.is_real():
+        return float_to_int(to_compute(arr, src), dst.to_dtype())
+    values = to_compute(arr, src)
+    if dst.name == "bf16":
+        return f32_to_bf16(values.astype(_F32))
+    return values.astype(dst.to_dtype())
+
+
+def accumulate_dtype(t: Type) -> np.dtype:
+    """The dtype sums and products accumulate in: float64 for every float type (the oracle favours
+    accuracy), int64/uint64 for integers (results then wrap to the output type)."""
+    if t.is_real():
+        return _F64
+    if t.name == "boolean":
+        return np.dtype(np.int64)
+    return np.dtype(np.uint64) if not t.is_signed() else np.dtype(np.int64)
+
+
+def lowest(t: Type) -> float | int:
+    """The lowest finite value of ``t`` (``numeric_limits<T>::lowest()``), as a Python number."""
+    if t.name == "bf16":
+        return float(bf16_to_f32(np.array([0xFF7F], np.uint16))[0])
+    if t.is_real():
+        return float(np.finfo(t.to_dtype()).min)
+    if t.name == "boolean":
+        return 0
+    return int(np.iinfo(t.to_dtype()).min)
+
+
+def store(values: np.ndarray, t: Type) -> np.ndarray:
+    """Store accumulated values as ``t``: floats round to nearest, integers wrap (C semantics)."""
+    if t.is_integral_number() and values.dtype.kind == "f":
+        return float_to_int(values, t.to_dtype())
+    return from_compute(values, t)

@@ -1,0 +1,14 @@
+"""Add-1: elementwise ``a + b`` (integers wrap)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from reference_plugin.ops import register_op
+from reference_plugin.ops._common_binary import BinaryOp
+
+
+@register_op("Add", since=1)
+class Add(BinaryOp):
+    def compute(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        return np.add(x, y)

@@ -1,0 +1,14 @@
+"""Less-1: elementwise ``a < b`` (boolean output)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from reference_plugin.ops import register_op
+from reference_plugin.ops._common_binary import BinaryOp
+
+
+@register_op("Less", since=1)
+class Less(BinaryOp):
+    def compute(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        return np.less(x, y)

@@ -1,0 +1,14 @@
+"""Log-1: elementwise natural logarithm (integer inputs: rounded to nearest)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from reference_plugin.ops import register_op
+from reference_plugin.ops._common_unary import UnaryOp
+
+
+@register_op("Log", since=1)
+class Log(UnaryOp):
+    def compute(self, x: np.ndarray) -> np.ndarray:
+        return np.log(x)

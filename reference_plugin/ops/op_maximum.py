@@ -1,0 +1,14 @@
+"""Maximum-1: elementwise maximum (NaN propagates)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from reference_plugin.ops import register_op
+from reference_plugin.ops._common_binary import BinaryOp
+
+
+@register_op("Maximum", since=1)
+class Maximum(BinaryOp):
+    def compute(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        return np.maximum(x, y)
