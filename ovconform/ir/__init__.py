@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ovconform.ir._graph import Input, Model, Node, Output, constant_value, describe, make_node
-from ovconform.ir._opdef import REQUIRED, AttrSpec, OpDef, all_opdefs, all_op_types, define_op, get_opdef
+from ovconform.ir._opdef import REQUIRED, AttrSpec, OpDef, all_op_types, all_opdefs, define_op, get_opdef
 from ovconform.ir._shape import Dimension, PartialShape, as_dimension, as_partial_shape
 from ovconform.ir._types import ALL_TYPES, Type, as_type, bf16_to_f32, f32_to_bf16
 

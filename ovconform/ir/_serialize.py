@@ -1,0 +1,281 @@
+"""IR v11 writer: ``ovconform.serialize(model)`` → ``(xml_bytes, weights_bytes)``.
+
+The layout is what ``openvino.save_model(model, path, compress_to_fp16=False)`` writes: Parameters
+first (in model order), then the other ops in topological order, then the sinks, then the Results
+(in model order); ``<data>`` attributes in the order of the op's :class:`~ovconform.ir.OpDef`;
+tab indentation; constants packed into the weights without padding. The output is deterministic:
+the same model always gives the same bytes, and ``serialize(read_model(*serialize(m)))`` gives them
+again.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ovconform.errors import ValidationError
+from ovconform.ir._graph import Model, Node, describe
+from ovconform.ir._ir_common import (
+    IR_VERSION,
+    MAX_RT_INFO_DEPTH,
+    format_attr,
+    format_names,
+    is_tag_name,
+    port_dim,
+    rt_value_text,
+    xml_attr,
+)
+
+if TYPE_CHECKING:
+    from ovconform.ir._graph import Output
+
+__all__ = ["serialize"]
+
+Attrs = list[tuple[str, str]]
+
+
+class _Writer:
+    """Accumulates XML lines (tab-indented, ``<tag a="v" />`` like pugixml) and the weights blob."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = ['<?xml version="1.0"?>']
+        self.weights = bytearray()
+        self._offsets: dict[bytes, int] = {}
+
+    def open(self, depth: int, tag: str, attrs: Attrs | None = None) -> None:
+        self.lines.append(f"{chr(9) * depth}<{tag}{_attrs(attrs)}>")
+
+    def close(self, depth: int, tag: str) -> None:
+        self.lines.append(f"{chr(9) * depth}</{tag}>")
+
+    def empty(self, depth: int, tag: str, attrs: Attrs | None = None) -> None:
+        self.lines.append(f"{chr(9) * depth}<{tag}{_attrs(attrs)} />")
+
+    def text(self, depth: int, tag: str, value: str) -> None:
+        self.lines.append(f"{chr(9) * depth}<{tag}>{value}</{tag}>")
+
+    def add_weights(self, blob: bytes) -> int:
+        """Offset of ``blob`` in the weights; identical blobs share one copy."""
+        if blob not in self._offsets:
+            self._offsets[blob] = len(self.weights)
+            self.weights += blob
+        return self._offsets[blob]
+
+    def result(self) -> tuple[bytes, bytes]:
+        return ("\n".join(self.lines) + "\n").encode("utf-8"), bytes(self.weights)
+
+
+def _attrs(attrs: Attrs | None) -> str:
+    return "".join(f' {k}="{v}"' for k, v in attrs or ())
+
+
+# -- the model --------------------------------------------------------------------------------------
+
+def serialize(model: Model, xml_path: str | os.PathLike[str] | None = None,
+              bin_path: str | os.PathLike[str] | None = None) -> tuple[bytes, bytes] | None:
+    """Write ``model`` as OpenVINO IR v11.
+
+    :param model: the model to write.
+    :param xml_path: when given, write the XML there and return None (as ``openvino.serialize``).
+    :param bin_path: where the weights go; defaults to ``xml_path`` with the suffix ``.bin``.
+    :returns: ``(xml_bytes, weights_bytes)`` when no path is given, else None.
+    :raises ValidationError: when the model holds something IR v11 cannot represent (a character
+        XML 1.0 cannot hold, a tensor name ending with a backslash, an rt_info value that is not a
+        string, number, list or dict); the message names the node.
+
+    A sink that other nodes of the model consume is written as an ordinary op, so
+    :func:`~ovconform.read_model` (whose sinks are the Assign layers without consumers) does not
+    list it among the sinks; the graph is the same.
+
+    Node ``rt_info`` entries are written as ``<user_data name=... value=... version=""/>``, which
+    OpenVINO reads as ``rt_info["user_data" + name]``; model ``rt_info`` as nested elements.
+    Non-string rt_info leaves are written as text (numbers with ``str``, lists space-separated,
+    booleans ``true``/``false``) and read back as strings.
+    """
+    if not isinstance(model, Model):
+        raise TypeError(f"serialize() needs an ovconform Model, not {type(model).__name__}.")
+    xml, weights = _serialize(model)
+    if xml_path is None:
+        if bin_path is not None:
+            raise TypeError("serialize(): bin_path needs xml_path.")
+        return xml, weights
+    xml_file = os.fspath(xml_path)
+    bin_file = os.fspath(bin_path) if bin_path is not None else os.path.splitext(xml_file)[0] + ".bin"
+    with open(xml_file, "wb") as f:
+        f.write(xml)
+    with open(bin_file, "wb") as f:
+        f.write(weights)
+    return None
+
+
+def _serialize(model: Model) -> tuple[bytes, bytes]:
+    order = _layer_order(model)
+    ids = {id(node): i for i, node in enumerate(order)}
+    w = _Writer()
+    w.open(0, "net", [("name", xml_attr(model.get_friendly_name(), "model name")), ("version", str(IR_VERSION))])
+    w.open(1, "layers")
+    for node in order:
+        _write_layer(w, node, ids[id(node)])
+    w.close(1, "layers")
+    _write_edges(w, order, ids)
+    _write_model_rt_info(w, model.rt_info)
+    w.close(0, "net")
+    return w.result()
+
+
+def _layer_order(model: Model) -> list[Node]:
+    """Parameters, other ops (topological), sinks without consumers, Results — as OpenVINO orders them."""
+    params = model.get_parameters()
+    results = model.get_results()
+    ordered = model.get_ordered_ops()
+    consumed = {id(src.node) for n in ordered for src in n.input_values()}
+    tail_sinks = [s for s in model.get_sinks() if id(s) not in consumed]
+    skip = {id(n) for n in (*params, *results, *tail_sinks)}
+    middle = [n for n in ordered if id(n) not in skip]
+    return [*params, *middle, *tail_sinks, *results]
+
+
+# -- one layer --------------------------------------------------------------------------------------
+
+def _write_layer(w: _Writer, node: Node, layer_id: int) -> None:
+    what = describe(node)
+    opdef = node.opdef
+    head = [("id", str(layer_id)), ("name", xml_attr(node.friendly_name, f"{what}: friendly name")),
+            ("type", opdef.ir_type_name or opdef.type_name), ("version", opdef.opset)]
+    w.open(2, "layer", head)
+    data = _data_attrs(w, node, what)
+    if data:
+        w.empty(3, "data", data)
+    _write_node_rt_info(w, node.rt_info, what)
+    n_in = node.get_input_size()
+    if n_in:
+        w.open(3, "input")
+        for i, src in enumerate(node.input_values()):
+            _write_port(w, i, src, None, what)
+        w.close(3, "input")
+    if node.type_name != "Result" and node.get_output_size():
+        w.open(3, "output")
+        for j, out in enumerate(node.outputs()):
+            _write_port(w, n_in + j, out, out.get_names(), what)
+        w.close(3, "output")
+    w.close(2, "layer")
+
+
+def _data_attrs(w: _Writer, node: Node, what: str) -> list[tuple[str, str]]:
+    out = []
+    for spec in node.opdef.attrs:
+        value = node.attrs.get(spec.name)
+        if value is None:
+            continue
+        label = f"{what}: attribute {spec.name!r}"
+        out.append((spec.name, xml_attr(format_attr(spec.kind, value, label), label)))
+    if node.type_name == "Constant":
+        blob = _constant_bytes(node, what)
+        out += [("offset", str(w.add_weights(blob))), ("size", str(len(blob)))]
+    return out
+
+
+def _constant_bytes(node: Node, what: str) -> bytes:
+    data = node.data
+    et = node.get_output_element_type(0)
+    if not isinstance(data, np.ndarray) or data.dtype != et.to_dtype():
+        raise ValidationError(f"{what}: data must be a numpy array of dtype {et.to_dtype()} for element type {et}.")
+    little = et.to_dtype().newbyteorder("<")
+    return np.ascontiguousarray(data, dtype=little).tobytes()
+
+
+def _write_port(w: _Writer, port_id: int, value: Output, names: set[str] | None, what: str) -> None:
+    attrs = [("id", str(port_id)), ("precision", value.get_element_type().ir_precision)]
+    if names:
+        label = f"{what}: output {value.get_index()}"
+        attrs.append(("names", xml_attr(format_names(names, label), f"{label} tensor names")))
+    shape = value.get_partial_shape()
+    dims = list(shape) if shape.has_rank() else []
+    if not dims:
+        w.empty(4, "port", attrs)
+        return
+    w.open(4, "port", attrs)
+    for d in dims:
+        w.text(5, "dim", port_dim(d))
+    w.close(4, "port")
+
+
+def _write_edges(w: _Writer, order: list[Node], ids: dict[int, int]) -> None:
+    edges = []
+    for node in order:
+        for i, src in enumerate(node.input_values()):
+            producer = src.get_node()
+            edges.append((ids[id(producer)], producer.get_input_size() + src.get_index(), ids[id(node)], i))
+    edges.sort()
+    if not edges:
+        w.empty(1, "edges")
+        return
+    w.open(1, "edges")
+    for fl, fp, tl, tp in edges:
+        w.empty(2, "edge", [("from-layer", str(fl)), ("from-port", str(fp)), ("to-layer", str(tl)),
+                            ("to-port", str(tp))])
+    w.close(1, "edges")
+
+
+# -- rt_info ------------------------------------------------------------------------------------------
+
+def _write_node_rt_info(w: _Writer, rt_info: Mapping[str, Any], what: str) -> None:
+    if not rt_info:
+        return
+    w.open(3, "rt_info")
+    for key, value in rt_info.items():
+        _write_user_data(w, 4, key, value, f"{what}: rt_info[{key!r}]", 1)
+    w.close(3, "rt_info")
+
+
+def _write_user_data(w: _Writer, depth: int, key: str, value: Any, what: str, level: int) -> None:
+    _check_depth(level, what)
+    if not isinstance(key, str):
+        raise ValidationError(f"{what}: key {key!r} must be a string.")
+    name = ("name", xml_attr(key, f"{what} key"))
+    text = rt_value_text(value, what)
+    if text is not None:
+        w.empty(depth, "user_data", [name, ("value", xml_attr(text, what)), ("version", "")])
+        return
+    if not value:
+        w.empty(depth, "user_data", [name, ("version", "")])
+        return
+    w.open(depth, "user_data", [name, ("version", "")])
+    for k, v in value.items():
+        _write_user_data(w, depth + 1, k, v, f"{what}[{k!r}]", level + 1)
+    w.close(depth, "user_data")
+
+
+def _write_model_rt_info(w: _Writer, rt_info: Mapping[str, Any]) -> None:
+    if not rt_info:
+        w.empty(1, "rt_info")
+        return
+    w.open(1, "rt_info")
+    for key, value in rt_info.items():
+        _write_meta(w, 2, key, value, f"model rt_info[{key!r}]", 1)
+    w.close(1, "rt_info")
+
+
+def _write_meta(w: _Writer, depth: int, key: str, value: Any, what: str, level: int) -> None:
+    _check_depth(level, what)
+    if not isinstance(key, str):
+        raise ValidationError(f"{what}: key {key!r} must be a string.")
+    tag, attrs = (key, []) if is_tag_name(key) else ("info", [("name", xml_attr(key, f"{what} key"))])
+    text = rt_value_text(value, what)
+    if text is not None:
+        w.empty(depth, tag, [*attrs, ("value", xml_attr(text, what))])
+    elif not value:
+        w.empty(depth, tag, attrs)
+    else:
+        w.open(depth, tag, attrs)
+        for k, v in value.items():
+            _write_meta(w, depth + 1, k, v, f"{what}[{k!r}]", level + 1)
+        w.close(depth, tag)
+
+
+def _check_depth(level: int, what: str) -> None:
+    if level > MAX_RT_INFO_DEPTH:
+        raise ValidationError(f"{what}: rt_info is nested deeper than {MAX_RT_INFO_DEPTH} levels.")
