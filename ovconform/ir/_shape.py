@@ -86,20 +86,19 @@ class Dimension:
         return Dimension(lo, hi)
 
     def broadcast_merge(self, other: Dimension | int) -> Dimension | None:
-        """Numpy broadcasting of two dimensions, or None when they cannot broadcast."""
+        """Numpy broadcasting of two dimensions, or None when they cannot broadcast.
+
+        A result value r comes from a pair (x, y): r = y when x == 1, r = x when y == 1, r = x
+        when x == y. The answer is the hull of those sets: B if 1 ∈ A, A if 1 ∈ B, A ∩ B.
+        """
         o = as_dimension(other)
-        if self == 1:
-            return o
-        if o == 1:
-            return self
-        if self.is_static and o.is_static:
-            return self if self._min == o._min else None
-        if self.is_static or o.is_static:
-            static, other_dim = (self, o) if self.is_static else (o, self)
-            return static if other_dim.contains(static._min) or other_dim.contains(1) else None
-        # both dynamic: the result may be either one
-        lo = max(self._min, o._min) if self._min > 1 and o._min > 1 else min(self._min, o._min)
-        return Dimension(lo, _INF if _INF in (self._max, o._max) else max(self._max, o._max))
+        parts = [d for d in (o if self.contains(1) else None, self if o.contains(1) else None,
+                             self.merge(o)) if d is not None]
+        if not parts:
+            return None
+        lo = min(d._min for d in parts)
+        hi = _INF if any(d._max == _INF for d in parts) else max(d._max for d in parts)
+        return Dimension(lo, hi)
 
     # -- arithmetic used by shape inference --------------------------------------------------
     def __add__(self, other: Dimension | int) -> Dimension:

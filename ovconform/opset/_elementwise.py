@@ -59,8 +59,16 @@ UNARY = ("Abs", "Negative", "Exp", "Log", "Sqrt", "Sigmoid", "Tanh", "Erf")
 for _t in UNARY:
     define_op(_t, 1, inputs=1)(_unary_float)
 define_op("Relu", 1, inputs=1, ir_type_name="ReLU")(_unary_float)
-define_op("Gelu", 2, inputs=1)(_unary_float)
-define_op("Gelu", 7, inputs=1, attrs=[AttrSpec("approximation_mode", "str", "ERF", ("ERF", "TANH"))])(_unary_float)
+
+
+def _unary_real(node: Node) -> list[tuple[Type, PartialShape]]:
+    et = node.get_input_element_type(0)
+    require(et.is_real(), f"element type {et} is not allowed; this op needs a floating-point type.")
+    return [(et, node.get_input_partial_shape(0))]
+
+
+define_op("Gelu", 2, inputs=1)(_unary_real)
+define_op("Gelu", 7, inputs=1, attrs=[AttrSpec("approximation_mode", "str", "ERF", ("ERF", "TANH"))])(_unary_real)
 
 
 @define_op("LogicalNot", 1, inputs=1)

@@ -100,8 +100,8 @@ def broadcast_shapes(a: PartialShape, b: PartialShape, mode: str = "numpy") -> P
 
 
 def normalize_axis(axis: int, rank: int, what: str = "axis") -> int:
-    require(-rank <= axis < rank if rank > 0 else axis in (0, -1),
-            f"{what} {axis} is out of range for rank {rank}; allowed [{-rank}, {rank - 1}].")
+    require(rank > 0, f"{what} {axis} is given for a rank-0 input, which has no axes.")
+    require(-rank <= axis < rank, f"{what} {axis} is out of range for rank {rank}; allowed [{-rank}, {rank - 1}].")
     return axis + rank if axis < 0 else axis
 
 
