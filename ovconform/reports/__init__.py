@@ -1,0 +1,1 @@
+"""Report code: the conformance report plugin, the JSON document, and (later) renderers."""
