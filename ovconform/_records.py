@@ -41,6 +41,8 @@ def classify(report: pytest.TestReport) -> str:
     text = str(report.longrepr or "")
     if hasattr(report, "wasxfail"):
         return "xfailed" if report.skipped else "xpassed"
+    if report.failed and text.startswith("[XPASS(strict)]"):
+        return "xpassed"
     if report.skipped:
         return "skipped"
     if report.passed:
@@ -57,6 +59,8 @@ def _message(report: pytest.TestReport) -> str:
         return ""
     if hasattr(report, "wasxfail") and report.passed:
         return f"expected to fail ({report.wasxfail}) but passed"
+    if report.failed and str(report.longrepr).startswith("[XPASS(strict)]"):
+        return f"expected to fail ({str(report.longrepr).removeprefix('[XPASS(strict)]').strip()}) but passed"
     lr = report.longrepr
     if isinstance(lr, tuple):  # skip: (path, line, reason)
         return str(lr[2]).removeprefix("Skipped: ")

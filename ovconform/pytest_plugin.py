@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from ovconform import _records
+from ovconform import _expectations, _records
 from ovconform._devices import DeviceUnderTest, PluginSpecError, resolve
 from ovconform.reports.conformance import ConformanceReport
 
@@ -70,6 +70,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-timeout reads its settings
 def pytest_configure(config: pytest.Config) -> None:
     for marker in MARKERS:
         config.addinivalue_line("markers", marker)
@@ -82,6 +83,7 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(str(e)) from None
     config.stash[devices_key] = devices
     config.stash[declared_key] = {}
+    config.stash[_expectations.key] = _load_expectations(config, devices)
     _collect_installed_suites_by_default(config)
     _set_default_timeout(config)
     report = ConformanceReport(config, devices)
@@ -92,6 +94,55 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     report = config.pluginmanager.get_plugin("ovconform-conformance-report")
     if report is not None:
         config.pluginmanager.unregister(report)
+
+
+def _load_expectations(config: pytest.Config, devices: list[DeviceUnderTest]) -> _expectations.Expectations:
+    from ovconform._manager import get_plugin_manager
+
+    entries: list[_expectations.Entry] = []
+    try:
+        for path in config.getoption("ovconform_expectations"):
+            entries += _expectations.load_file(path)
+        hook = get_plugin_manager().hook.ovconform_expectations
+        for dut in devices:
+            for lines in hook(device=dut.name):
+                entries += _expectations.parse_lines(list(lines), f"hook:{dut.name}", dut.name)
+    except _expectations.ExpectationError as e:
+        raise pytest.UsageError(str(e)) from None
+    return _expectations.Expectations(entries)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    expectations = config.stash.get(_expectations.key, None)
+    if expectations is None:
+        return
+    expectations.mark(items)
+    for entry in expectations.stale():
+        config.issue_config_time_warning(pytest.PytestWarning(
+            f"ovconform expectation {entry.pattern!r} ({entry.source}) matches no collected test: "
+            "stale entries should be removed."), stacklevel=2)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    config = session.config
+    expectations = config.stash.get(_expectations.key, None)
+    report = config.pluginmanager.get_plugin("ovconform-conformance-report")
+    if expectations is None or report is None or hasattr(config, "workerinput"):
+        return
+    if not config.getoption("ovconform_update_expectations"):
+        return
+    statuses = {nodeid: r["status"] for nodeid, r in report.records.items()}
+    unexpected = sorted(n for n, s in statuses.items() if s in ("failed", "error", "crashed", "hanged"))
+    tr = config.pluginmanager.get_plugin("terminalreporter")
+    if unexpected:
+        if tr:
+            tr.write_line(f"ovconform: expectations not updated: {len(unexpected)} test(s) failed unexpectedly, "
+                          f"e.g. {unexpected[0]}")
+        return
+    for path, lines in expectations.prune(statuses).items():
+        if tr:
+            tr.write_line(f"ovconform: removed {len(lines)} fixed entr{'y' if len(lines) == 1 else 'ies'} from {path}")
 
 
 def _collect_installed_suites_by_default(config: pytest.Config) -> None:

@@ -1,0 +1,195 @@
+"""The pytest host: --plugin resolution, records, reports, outcomes and expectation files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+TESTS = Path(__file__).resolve().parent
+
+DEVICE_MODULE = f"""
+import sys
+sys.path.insert(0, {str(TESTS)!r})
+import ovconform
+from plugins.fake_device import FakePlugin
+
+class MyDev(FakePlugin):
+    device_name = "MYDEV"
+
+@ovconform.hookimpl
+def ovconform_register_devices(registry):
+    registry.add(MyDev)
+"""
+
+SUITE = """
+import os, time
+import pytest
+
+pytestmark = pytest.mark.entity("ov_plugin")
+
+@pytest.mark.mandatory
+def test_name(ov_plugin, ov_device_name, record_ov_fact):
+    record_ov_fact("full_name", ov_plugin.get_property("FULL_DEVICE_NAME"))
+    assert ov_device_name == "MYDEV"
+
+def test_broken(ov_plugin):
+    assert ov_plugin.get_property("PERF_COUNT") is True, "PERF_COUNT=False, but should be True"
+
+@pytest.mark.capability("WINOGRAD")
+def test_needs_capability(ov_plugin):
+    pass
+
+@pytest.mark.entity("ov_infer_request")
+def test_other_entity(ov_core):
+    assert "MYDEV" in ov_core.available_devices[0]
+
+def test_plain_test_without_device():
+    pass
+"""
+
+
+def _report(pytester: pytest.Pytester, device: str = "MYDEV") -> dict[str, Any]:
+    return json.loads((pytester.path / "reports" / device / "conformance.json").read_text())
+
+
+def _statuses(doc: dict[str, Any]) -> dict[str, str]:
+    return {r["nodeid"].split("::")[-1]: r["status"] for r in doc["records"]}
+
+
+@pytest.fixture
+def device_file(pytester: pytest.Pytester) -> Path:
+    return pytester.makepyfile(mydev=DEVICE_MODULE)
+
+
+def test_unknown_plugin_is_a_usage_error_listing_what_exists(pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest_subprocess("--plugin=nosuchdevice")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--plugin='nosuchdevice' matches no installed device or plugin; available: "
+                                 "*REFERENCE (plugin 'reference')*"])
+
+
+def test_py_file_plugin_records_and_report(pytester: pytest.Pytester, device_file: Path) -> None:
+    pytester.makepyfile(test_suite=SUITE)
+    result = pytester.runpytest_subprocess(f"--plugin={device_file}", "test_suite.py", "--junitxml=j.xml")
+    result.assert_outcomes(passed=3, failed=1, skipped=1)
+    result.stdout.fnmatch_lines(["*ovconform conformance: MYDEV*", "*mandatory pass rate: 100.00%*",
+                                 "*generated conformance report:*MYDEV*conformance.json*"])
+    doc = _report(pytester)
+    assert doc["schema_version"] == "1.0"
+    assert _statuses(doc) == {"test_name[MYDEV]": "passed", "test_broken[MYDEV]": "failed",
+                              "test_needs_capability[MYDEV]": "skipped", "test_other_entity[MYDEV]": "passed"}
+    by_name = {r["nodeid"].split("::")[-1]: r for r in doc["records"]}
+    assert by_name["test_name[MYDEV]"]["scope"] == "mandatory"
+    assert by_name["test_name[MYDEV]"]["facts"] == {"full_name": "FAKE test device"} or \
+        by_name["test_name[MYDEV]"]["facts"]["full_name"]
+    assert by_name["test_other_entity[MYDEV]"]["entity"] == "ov_infer_request"
+    assert "PERF_COUNT=False, but should be True" in by_name["test_broken[MYDEV]"]["message"]
+    assert "MYDEV: capability 'WINOGRAD' not in OPTIMIZATION_CAPABILITIES" in \
+        by_name["test_needs_capability[MYDEV]"]["message"]
+    assert doc["summary"]["entities"]["ov_plugin"]["statuses"] == {"failed": 1, "passed": 1, "skipped": 1}
+    assert doc["device"]["name"] == "MYDEV" and doc["device"]["full_name"]
+    assert (pytester.path / "j.xml").exists()
+
+
+def test_k_selects_and_module_attr_form(pytester: pytest.Pytester, device_file: Path) -> None:
+    pytester.makepyfile(test_suite=SUITE)
+    pytester.syspathinsert()
+    result = pytester.runpytest_subprocess("--plugin=mydev:MyDev", "test_suite.py", "-k", "name")
+    result.assert_outcomes(passed=1, deselected=4)
+    assert _statuses(_report(pytester)) == {"test_name[MYDEV]": "passed"}
+
+
+def test_all_skipped_pass_rate_is_not_applicable(pytester: pytest.Pytester, device_file: Path) -> None:
+    pytester.makepyfile(test_suite=SUITE)
+    pytester.runpytest_subprocess(f"--plugin={device_file}", "test_suite.py", "-k", "capability")
+    doc = _report(pytester)
+    assert doc["summary"]["pass_rate"] is None and doc["summary"]["mandatory_pass_rate"] is None
+
+
+def test_crash_under_xdist_is_recorded_and_others_kept(pytester: pytest.Pytester, device_file: Path) -> None:
+    pytester.makepyfile(test_crash="""
+        import os
+        import pytest
+        pytestmark = pytest.mark.entity("ov_plugin")
+
+        def test_before(ov_plugin):
+            pass
+
+        def test_segfault_like(ov_plugin):
+            os.abort()
+
+        def test_after(ov_plugin):
+            pass
+    """)
+    pytester.runpytest_subprocess(f"--plugin={device_file}", "test_crash.py", "-n", "2", "-p", "no:randomly")
+    assert _statuses(_report(pytester)) == {"test_before[MYDEV]": "passed", "test_segfault_like[MYDEV]": "crashed",
+                                            "test_after[MYDEV]": "passed"}
+
+
+def test_hang_is_recorded_after_the_timeout(pytester: pytest.Pytester, device_file: Path) -> None:
+    pytester.makepyfile(test_hang="""
+        import time
+        import pytest
+        pytestmark = pytest.mark.entity("ov_plugin")
+
+        def test_hangs(ov_plugin):
+            time.sleep(60)
+
+        def test_fine(ov_plugin):
+            pass
+    """)
+    result = pytester.runpytest_subprocess(f"--plugin={device_file}", "test_hang.py", "--ovconform-test-timeout=1")
+    result.assert_outcomes(passed=1, failed=1)
+    records = {r["nodeid"].split("::")[-1]: r for r in _report(pytester)["records"]}
+    assert records["test_hangs[MYDEV]"]["status"] == "hanged"
+    assert records["test_fine[MYDEV]"]["status"] == "passed"
+
+
+# -- expectation files ------------------------------------------------------------------------------
+
+def test_expectations_xfail_strict_xpass_and_stale(pytester: pytest.Pytester, device_file: Path) -> None:
+    pytester.makepyfile(test_suite=SUITE)
+    exp = pytester.makefile(".txt", expect="""
+        # known failures of MYDEV
+        test_suite.py::test_broken     # PERF_COUNT defaults to False (issue #1)
+        test_suite.py::test_name       # wrongly listed: it passes
+        test_suite.py::test_gone       # a test that no longer exists
+    """)
+    result = pytester.runpytest_subprocess(f"--plugin={device_file}", "test_suite.py",
+                                           f"--ovconform-expectations={exp}")
+    result.assert_outcomes(passed=2, failed=1, skipped=1, xfailed=1)
+    result.stdout.fnmatch_lines(["*expectation 'test_suite.py::test_gone' (*expect.txt:4) matches no collected test*"])
+    records = {r["nodeid"].split("::")[-1]: r for r in _report(pytester)["records"]}
+    assert records["test_broken[MYDEV]"]["status"] == "xfailed"
+    assert records["test_name[MYDEV]"]["status"] == "xpassed"
+    assert "expected to fail (wrongly listed: it passes" in records["test_name[MYDEV]"]["message"]
+
+
+def test_expectation_without_reason_is_a_usage_error(pytester: pytest.Pytester, device_file: Path) -> None:
+    pytester.makepyfile(test_suite=SUITE)
+    exp = pytester.makefile(".txt", expect="test_suite.py::test_broken\n")
+    result = pytester.runpytest_subprocess(f"--plugin={device_file}", "test_suite.py",
+                                           f"--ovconform-expectations={exp}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*expect.txt:1: entry 'test_suite.py::test_broken' has no reason*"])
+
+
+def test_update_prunes_fixed_entries_only_when_nothing_new_failed(pytester: pytest.Pytester,
+                                                                   device_file: Path) -> None:
+    pytester.makepyfile(test_suite=SUITE)
+    exp = pytester.makefile(".txt", expect="test_suite.py::test_broken  # known\ntest_suite.py::test_name  # fixed\n")
+    # test_broken fails as expected and test_name now passes: nothing new failed -> prune test_name
+    pytester.runpytest_subprocess(f"--plugin={device_file}", "test_suite.py", f"--ovconform-expectations={exp}",
+                                  "--ovconform-update-expectations")
+    assert exp.read_text() == "test_suite.py::test_broken  # known\n"
+    # now a new failure: the file must stay as it is
+    exp.write_text("test_suite.py::test_name  # fixed\n")
+    result = pytester.runpytest_subprocess(f"--plugin={device_file}", "test_suite.py",
+                                           f"--ovconform-expectations={exp}", "--ovconform-update-expectations")
+    result.stdout.fnmatch_lines(["*expectations not updated: 1 test(s) failed unexpectedly*"])
+    assert exp.read_text() == "test_suite.py::test_name  # fixed\n"
