@@ -1,19 +1,55 @@
-"""The ``ovconform`` command line."""
+"""The ``ovconform`` command line: ``ovconform devices``, ``ovconform --version``."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
+
+
+def _cmd_devices(args: argparse.Namespace) -> int:
+    from tabulate import tabulate
+
+    from ovconform.errors import OVConformError
+    from ovconform.registry import discover_devices
+
+    registry = discover_devices()
+    rows = []
+    for entry in registry:
+        try:
+            plugin = registry.create(entry.name)
+            caps = ", ".join(str(c) for c in _get(plugin, "OPTIMIZATION_CAPABILITIES", []))
+            full = str(_get(plugin, "FULL_DEVICE_NAME", ""))
+            version = str(plugin.get_version().build_number)
+        except OVConformError as e:
+            caps, full, version = "", f"<error: {e}>", ""
+        rows.append([entry.name, entry.source, entry.distribution, version, full, caps])
+    if not rows:
+        print("no devices found (install a package with an 'ovconform' entry point)")
+        return 0
+    print(tabulate(rows, headers=["device", "plugin", "distribution", "version", "full name", "capabilities"]))
+    return 0
+
+
+def _get(plugin: Any, name: str, default: Any) -> Any:
+    supported = plugin.get_property("SUPPORTED_PROPERTIES")
+    return plugin.get_property(name) if name in supported else default
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="ovconform", description=__doc__)
     parser.add_argument("--version", action="store_true", help="print the version and exit")
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("devices", help="list the discovered device plugins with versions and capabilities")
     args = parser.parse_args(argv)
     if args.version:
         import ovconform
 
         print(ovconform.__version__)
+        return 0
+    if args.command == "devices":
+        return _cmd_devices(args)
+    parser.print_help()
     return 0
 
 
