@@ -1,3 +1,116 @@
-"""Case strategies (filled by the opset work)."""
+"""Case strategies for MaxPool-1/8/14 and AvgPool-1/14/16.
+
+Pads stay below the dilated kernel, and every window has at least one tap on the data: when
+dilated taps would skip it the dilations become 1, and when ``ceil`` would add a window past it
+the rounding becomes ``floor``. AvgPool with exclude-pad=false also rounds down when ``ceil``
+would make a window reach past the end padding: OpenVINO CPU then divides by the whole kernel,
+and the spec does not say what to divide by. A window wholly in the padding is left out because OpenVINO
+rejects it for AvgPool with exclude-pad and the spec leaves the MaxPool value open.
+MaxPool values are all different (u8 from 1 up, so no value ties with the padding), so the
+indices output has no ties. AvgPool-16 always states its dilations: OpenVINO CPU crashes on the
+empty default.
+"""
 
 from __future__ import annotations
+
+import math
+from typing import Any
+
+from hypothesis import strategies as st
+
+from ovconform import opset
+from ovconform.ir import Dimension, Type
+from ovconform.opcases import OpCase, register_case
+from ovconform.opcases._conv import Window, draw_window
+from ovconform.opcases._draw import FLOATS, CaseBuilder, Draw, draw_seed
+from ovconform.opset._window import dilated, out_dim, resolve_pads
+
+MAX_TYPES = (*FLOATS, Type.i32, Type.u8)
+
+
+def _windows_see_data(w: Window, rounding: str) -> bool:
+    """Every window has at least one tap on the input (none lies wholly in padding or beyond)."""
+    pb, _pe = resolve_pads(w.spatial, w.kernel, w.strides, w.dilations, w.auto_pad, w.pads_begin, w.pads_end)
+    for i, size in enumerate(w.spatial):
+        k, s, d = w.kernel[i], w.strides[i], w.dilations[i]
+        dk = dilated(k, d)
+        pads = (w.pads_begin[i], w.pads_end[i])
+        out = out_dim(Dimension(size), dk, dk, s, pads, w.auto_pad, rounding).get_length()
+        for o in range(out):
+            if not any(0 <= o * s - pb[i] + t * d < size for t in range(k)):
+                return False
+    return True
+
+
+def _overhangs(w: Window, rounding: str) -> bool:
+    """Some window reaches past the end padding (``ceil`` rounding can make one)."""
+    pb, pe = resolve_pads(w.spatial, w.kernel, w.strides, w.dilations, w.auto_pad, w.pads_begin, w.pads_end)
+    for i, size in enumerate(w.spatial):
+        dk = dilated(w.kernel[i], w.dilations[i])
+        pads = (w.pads_begin[i], w.pads_end[i])
+        out = out_dim(Dimension(size), dk, dk, w.strides[i], pads, w.auto_pad, rounding).get_length()
+        if (out - 1) * w.strides[i] - pb[i] + dk > size + pe[i]:
+            return True
+    return False
+
+
+def _draw_pool(draw: Draw[Any], dilate: bool, roundings: tuple[str, ...]) -> tuple[tuple[int, ...], Window, str]:
+    n = draw(st.integers(1, 3))
+    w = draw_window(draw, n, dilate=dilate, pads_below_kernel=True)
+    rounding = draw(st.sampled_from(roundings))
+    if not _windows_see_data(w, rounding):  # dilated taps can skip the data: undilate
+        w.dilations = [1] * n
+        w.pads_begin = [min(p, k - 1) for p, k in zip(w.pads_begin, w.kernel, strict=True)]
+        w.pads_end = [min(p, k - 1) for p, k in zip(w.pads_end, w.kernel, strict=True)]
+    if not _windows_see_data(w, rounding):  # ceil may add a window past the data: round down
+        rounding = "floor"
+    shape = (draw(st.integers(1, 2)), draw(st.integers(1, 3)), *w.spatial)
+    return shape, w, rounding
+
+
+def _max_pool(version: int) -> None:
+    roundings = ("floor", "ceil", "ceil_torch") if version >= 14 else ("floor", "ceil")
+
+    def build(draw: Draw[Any]) -> OpCase:
+        shape, w, rounding = _draw_pool(draw, version > 1, roundings)
+        types = MAX_TYPES if math.prod(shape) <= 255 else MAX_TYPES[:3]  # u8 holds 1..255 distinct values
+        et = draw(st.sampled_from(types))
+        extra: dict[str, Any] = {}
+        if version > 1:
+            extra = {"index_element_type": draw(st.sampled_from((Type.i32, Type.i64))),
+                     "axis": draw(st.integers(-len(shape), len(shape) - 1))}
+        b = CaseBuilder(draw_seed(draw))
+        scale = 0.25 if et.is_real() else 1.0
+        data = b.param("data", b.distinct(shape, et, scale))
+        node = opset.max_pool(data, w.strides, w.dilations, w.pads_begin, w.pads_end, w.kernel, rounding,
+                              w.auto_pad, version=version, **extra)
+        return b.finish("MaxPool", version, node, "values are all different: max and its index are unique.")
+
+    build.__name__ = f"case_MaxPool_{version}"
+    register_case("MaxPool", version)(build)
+
+
+def _avg_pool(version: int) -> None:
+    roundings = ("floor", "ceil", "ceil_torch") if version >= 14 else ("floor", "ceil")
+
+    def build(draw: Draw[Any]) -> OpCase:
+        shape, w, rounding = _draw_pool(draw, version == 16, roundings)
+        et = draw(st.sampled_from(FLOATS))
+        exclude_pad = draw(st.booleans())
+        if not exclude_pad and _overhangs(w, rounding):  # what such a window divides by is unsettled
+            rounding = "floor"
+        b = CaseBuilder(draw_seed(draw))
+        data = b.param("data", b.uniform(shape, et, -4, 4))
+        dilations = w.dilations if version == 16 else None
+        node = opset.avg_pool(data, w.strides, w.pads_begin, w.pads_end, w.kernel, exclude_pad, rounding,
+                              w.auto_pad, dilations, version=version)
+        return b.finish("AvgPool", version, node, "floating-point inputs only: integer averages round unspecified.")
+
+    build.__name__ = f"case_AvgPool_{version}"
+    register_case("AvgPool", version)(build)
+
+
+for _v in (1, 8, 14):
+    _max_pool(_v)
+for _v in (1, 14, 16):
+    _avg_pool(_v)

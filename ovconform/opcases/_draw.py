@@ -1,0 +1,133 @@
+"""Drawing helpers shared by the case strategies: shapes, seeds, seeded arrays, model assembly.
+
+Hypothesis draws the structure of a case (types, shapes, attributes) and one integer seed;
+every array is then generated from that seed with numpy's ``default_rng``, never element by
+element, so cases stay fast and are reproduced exactly from the same draws.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Final, TypeVar
+
+import numpy as np
+from hypothesis import strategies as st
+
+from ovconform.ir import Model, Node, Output, Type, as_type, make_node
+from ovconform.opcases import OpCase
+from ovconform.opset import parameter
+
+T = TypeVar("T")
+Draw = Callable[[st.SearchStrategy[T]], T]
+
+MAX_ELEMENTS: Final = 4096
+FLOATS: Final = (Type.f32, Type.f16)
+
+Shape = tuple[int, ...]
+
+
+def draw_seed(draw: Draw[Any]) -> int:
+    return draw(st.integers(0, 2**32 - 1))
+
+
+def draw_dim(draw: Draw[Any], max_side: int = 5) -> int:
+    """A dimension in ``[1, max_side]``, size 1 drawn often (it exercises broadcasting)."""
+    return draw(st.one_of(st.just(1), st.integers(1, max_side)))
+
+
+def draw_shape(draw: Draw[Any], min_rank: int = 0, max_rank: int = 4, max_side: int = 5) -> Shape:
+    rank = draw(st.integers(min_rank, max_rank))
+    return tuple(draw_dim(draw, max_side) for _ in range(rank))
+
+
+def draw_broadcast_shapes(draw: Draw[Any], count: int = 2, min_rank: int = 0, max_rank: int = 4,
+                          max_side: int = 5) -> list[Shape]:
+    """``count`` shapes that broadcast together (numpy rules): each is a suffix of one target
+    shape, with some of its dims replaced by 1."""
+    target = draw_shape(draw, min_rank, max_rank, max_side)
+    shapes = []
+    for _ in range(count):
+        rank = draw(st.integers(0, len(target)))
+        suffix = target[len(target) - rank:]
+        ones = draw(st.lists(st.booleans(), min_size=rank, max_size=rank))
+        shapes.append(tuple(1 if one else d for d, one in zip(suffix, ones, strict=True)))
+    full = draw(st.integers(0, count - 1))  # one operand carries the full rank, so it is used
+    shapes[full] = target[:len(target) - len(shapes[full])] + shapes[full]
+    return shapes
+
+
+def type_limits(et: Type) -> tuple[float, float]:
+    if et.is_real():
+        return -65504.0, 65504.0
+    if et == Type.boolean:
+        return 0, 1
+    info = np.iinfo(et.to_dtype())
+    return int(info.min), int(info.max)
+
+
+class CaseBuilder:
+    """Collects the Parameters of one case and generates their arrays from one seed."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+        self._params: list[Node] = []
+        self._inputs: dict[str, np.ndarray] = {}
+
+    # -- arrays ---------------------------------------------------------------------------
+    def uniform(self, shape: Sequence[int], et: Type, low: float, high: float) -> np.ndarray:
+        """Values in ``[low, high]`` (clipped to the type): uniform floats, integers, or booleans."""
+        if et == Type.boolean:
+            return self.rng.random(tuple(shape)) < 0.5
+        tlo, thi = type_limits(et)
+        low, high = max(low, tlo), min(high, thi)
+        if et.is_real():
+            return self.rng.uniform(low, high, tuple(shape)).astype(et.to_dtype())
+        return self.rng.integers(int(np.ceil(low)), int(np.floor(high)) + 1, tuple(shape)).astype(et.to_dtype())
+
+    def integers(self, shape: Sequence[int], et: Type, low: int, high: int) -> np.ndarray:
+        """Whole numbers in ``[low, high]`` stored as ``et`` (booleans: 0 or 1)."""
+        tlo, thi = type_limits(et)
+        values = self.rng.integers(max(low, int(tlo)), min(high, int(thi)) + 1, tuple(shape))
+        return values.astype(et.to_dtype())
+
+    def nonzero(self, shape: Sequence[int], et: Type, low: float, high: float) -> np.ndarray:
+        """Values with ``low <= |v| <= high`` and a random sign (unsigned types: positive)."""
+        magnitude = self.uniform(shape, et, low, high)
+        if et.is_signed():
+            sign = np.where(self.rng.random(tuple(shape)) < 0.5, -1, 1).astype(et.to_dtype())
+            return (magnitude * sign).astype(et.to_dtype())
+        return magnitude
+
+    def distinct(self, shape: Sequence[int], et: Type, scale: float = 1.0) -> np.ndarray:
+        """All-different values (a shuffled ramp, centred on 0 for signed types and from 1 up for
+        unsigned ones, so none equals the lowest value a padded max may use), hence no ties."""
+        size = int(np.prod(shape, dtype=np.int64))
+        ramp = (self.rng.permutation(size) + (-(size // 2) if et.is_signed() else 1)) * scale
+        return ramp.reshape(tuple(shape)).astype(et.to_dtype())
+
+    # -- graph ----------------------------------------------------------------------------
+    def param(self, name: str, value: np.ndarray) -> Node:
+        """A Parameter named ``name`` (friendly and tensor name) whose input is ``value``."""
+        value = np.asarray(value)
+        node = parameter(list(value.shape), as_type(value.dtype), name)
+        self._params.append(node)
+        self._inputs[name] = value
+        return node
+
+    def const(self, value: np.ndarray, et: Type | None = None) -> Node:
+        """A Constant holding ``value`` with its exact shape (0-d stays 0-d)."""
+        arr = np.array(value, dtype=(et or as_type(np.asarray(value).dtype)).to_dtype(), order="C")
+        arr.setflags(write=False)
+        return make_node("Constant", 1, [], {"element_type": as_type(arr.dtype), "shape": list(arr.shape)},
+                         data=arr)
+
+    def input(self, name: str, value: np.ndarray, as_constant: bool) -> Node:
+        return self.const(value) if as_constant else self.param(name, value)
+
+    def finish(self, op_type: str, version: int, node: Node | Output, note: str = "") -> OpCase:
+        """The case: every output of the op under test becomes a model Result."""
+        outputs = node.outputs() if isinstance(node, Node) else [node]
+        model = Model(outputs, self._params, f"{op_type}_{version}")
+        for name, value in self._inputs.items():
+            assert value.size <= MAX_ELEMENTS, f"input {name!r} of {op_type}-{version} has {value.size} elements"
+        return OpCase(op_type, version, model, dict(self._inputs), note)
