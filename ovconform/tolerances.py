@@ -1,0 +1,511 @@
+"""Numeric tolerances as data: defaults per op type × element type, overrides, and :func:`compare`.
+
+A :class:`Tolerance` is ``(atol, rtol, ulp)``. An element of ``actual`` matches ``expected`` when
+
+* both are NaN, or both are the same infinity (NaN and ±inf must match exactly), or
+* both are finite and ``|actual - expected| <= atol + rtol·|expected|``, or
+* ``ulp`` is set and they are at most ``ulp`` units in the last place apart in the output's
+  element type (counted across zero, so ``-0.0``/``+0.0`` are 0 ulp apart).
+
+Integer and boolean outputs compare exactly by default (``Tolerance(0, 0)``); a non-zero atol or
+rtol given for them is applied to the integer values (``ulp`` is ignored for integers).
+
+**Defaults** (:func:`default_tolerance`) come from the op's class in :data:`OP_CLASSES` and the
+machine epsilon ``e`` of the element type (f32 ``2**-23``, f16 ``2**-10``, bf16 ``2**-7``,
+f64 ``2**-52``), so they fit a device that computes natively in the element type as well as one
+that computes in f32 and rounds once:
+
+============== ======================================================================= =========================
+class          ops                                                                     float tolerance
+============== ======================================================================= =========================
+exact          data movement, selection, comparisons, Convert, Relu/Abs/Clamp/Max/...  ``(0, 0)``
+rounded        one IEEE operation per element: Add, Subtract, Multiply, Divide, Sqrt   ``(tiny, 2e, ulp=2)``
+remainder      Mod, FloorMod (error relative to the dividend, not the result)          ``(8e·M, 2e, ulp=2)``
+transcendental Exp, Log, Sigmoid, Tanh, Erf, Power                                     ``(8e, 8e, ulp=8)``
+composite      Gelu (x times a transcendental: cancels in the negative tail)           ``(4e·M, 8e, ulp=8)``
+softmax        Softmax (a reduction of K exponentials along the axis)                  ``(8e, 8e + 2e·√K)``
+accumulating   MatMul, Convolution, GroupConvolution, ReduceSum, ReduceMean, AvgPool   ``(e·K·M, 4e·√K)``
+============== ======================================================================= =========================
+
+``tiny`` is the smallest normal number of the type (so a device that flushes denormals to zero
+still matches), ``K`` the reduction size (:func:`reduction_size`: the inner MatMul dim, the
+kernel volume × input channels of a convolution, the number of reduced elements;
+:data:`DEFAULT_REDUCTION_SIZE` when unknown), ``M`` = :data:`MAGNITUDE`, the input magnitude the
+absolute terms assume (cases draw inputs of magnitude ≲ 10). Integer and boolean element types
+are always ``(0, 0)``. An op type not in :data:`OP_CLASSES` falls back to the transcendental
+class (:data:`FALLBACK_CLASS`): a few ulp, never exact, so a new op is neither waved through nor
+failed on rounding.
+
+**Overrides** refine the defaults: a device's ``ovconform_get_tolerance`` hook result
+(``{"atol": .., "rtol": .., "ulp": ..}``, any subset; :func:`apply_override`) and then a user's
+file (:func:`load_overrides`, TOML or JSON, never pickle or eval)::
+
+    [tolerances]
+    "Softmax" = { rtol = 1e-4 }          # every element type
+    "MatMul:f16" = { atol = 0.05 }       # one element type
+    "Gelu-7:f32" = { ulp = 16 }          # one op version and element type
+    "*:bf16" = { rtol = 0.02 }           # every op on bf16
+
+Keys are ``OP[-VERSION][:ELEMENT_TYPE]`` (``*`` for any op); the more specific key wins field by
+field (``*`` < ``*:et`` < ``OP`` < ``OP-V`` < ``OP:et`` < ``OP-V:et``). :func:`resolve_tolerance`
+applies default → hook → file.
+
+:func:`compare` returns a :class:`Comparison` whose :meth:`Comparison.to_dict` is JSON-ready, so a
+report can record the tolerance used next to the errors observed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from ovconform.errors import ValidationError
+from ovconform.ir import Type, as_type, bf16_to_f32, constant_value
+
+if TYPE_CHECKING:
+    import os
+
+    from ovconform.ir import Node
+
+#: An element type: a Type, a type name ("f32", "FP32", "float32") or a numpy dtype.
+TypeLike = Type | str | np.dtype[Any]
+
+__all__ = [
+    "DEFAULT_REDUCTION_SIZE", "EPSILON", "FALLBACK_CLASS", "MAGNITUDE", "OP_CLASSES", "Comparison", "Overrides",
+    "Tolerance", "TypeLike", "apply_override", "compare", "default_tolerance", "load_overrides", "parse_overrides",
+    "reduction_size", "resolve_tolerance", "ulp_distance",
+]
+
+
+# -- the tolerance record --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Tolerance:
+    """Allowed difference: ``|actual - expected| <= atol + rtol·|expected|``, or within ``ulp``
+    units in the last place when ``ulp`` is set (floats only)."""
+
+    atol: float
+    rtol: float
+    ulp: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("atol", "rtol"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+                    or value < 0:
+                raise ValidationError(f"Tolerance {name}={value!r} must be a finite number >= 0.")
+            object.__setattr__(self, name, float(value))
+        if self.ulp is not None and (isinstance(self.ulp, bool) or not isinstance(self.ulp, int) or self.ulp < 0):
+            raise ValidationError(f"Tolerance ulp={self.ulp!r} must be None or an integer >= 0.")
+
+    @property
+    def exact(self) -> bool:
+        """True when only identical values match."""
+        return self.atol == 0 and self.rtol == 0 and not self.ulp
+
+    def describe(self) -> str:
+        """``"atol 1e-05 + rtol 0.0001·|expected|"`` (``" or 2 ulp"`` appended), or ``"exact match"``."""
+        if self.exact:
+            return "exact match"
+        text = f"atol {self.atol:.3g} + rtol {self.rtol:.3g}·|expected|"
+        return text + (f" or {self.ulp} ulp" if self.ulp else "")
+
+    def scaled(self, factor: float) -> Tolerance:
+        """Every bound times ``factor`` (ulp rounded up), e.g. for errors carried through state."""
+        ulp = None if self.ulp is None else math.ceil(self.ulp * factor)
+        return Tolerance(self.atol * factor, self.rtol * factor, ulp)
+
+    def to_dict(self) -> dict[str, float | int | None]:
+        return {"atol": self.atol, "rtol": self.rtol, "ulp": self.ulp}
+
+
+EXACT: Final = Tolerance(0.0, 0.0)
+
+# -- defaults --------------------------------------------------------------------------------------------------
+
+#: Machine epsilon (2**-mantissa bits) and smallest normal number per floating-point type.
+EPSILON: Final[dict[str, float]] = {"f64": 2.0 ** -52, "f32": 2.0 ** -23, "f16": 2.0 ** -10, "bf16": 2.0 ** -7}
+TINY: Final[dict[str, float]] = {"f64": 2.0 ** -1022, "f32": 2.0 ** -126, "f16": 2.0 ** -14, "bf16": 2.0 ** -126}
+#: Input magnitude the absolute terms of the remainder and accumulating classes assume.
+MAGNITUDE: Final = 10.0
+#: Reduction size assumed for an accumulating op when the caller does not give one.
+DEFAULT_REDUCTION_SIZE: Final = 64
+
+_EXACT_OPS = (
+    "Parameter", "Constant", "Result", "Convert", "ConvertLike", "Reshape", "Transpose", "Squeeze", "Unsqueeze",
+    "Concat", "Split", "VariadicSplit", "Gather", "Broadcast", "ShapeOf", "StridedSlice", "ReadValue", "Assign",
+    "Select", "Relu", "Abs", "Negative", "Clamp", "Maximum", "Minimum", "ReduceMax", "MaxPool",
+    "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual",
+    "LogicalAnd", "LogicalOr", "LogicalXor", "LogicalNot",
+)
+#: Op type → tolerance class (see the module docstring).
+OP_CLASSES: Final[dict[str, str]] = {
+    **dict.fromkeys(_EXACT_OPS, "exact"),
+    **dict.fromkeys(("Add", "Subtract", "Multiply", "Divide", "Sqrt", "SquaredDifference"), "rounded"),
+    **dict.fromkeys(("Mod", "FloorMod"), "remainder"),
+    **dict.fromkeys(("Exp", "Log", "Sigmoid", "Tanh", "Erf", "Power"), "transcendental"),
+    "Gelu": "composite",
+    "Softmax": "softmax",
+    **dict.fromkeys(("MatMul", "Convolution", "GroupConvolution", "ReduceSum", "ReduceMean", "AvgPool"),
+                    "accumulating"),
+}
+FALLBACK_CLASS: Final = "transcendental"
+
+
+def _float_default(cls: str, eps: float, tiny: float, k: int) -> Tolerance:
+    if cls == "exact":
+        return EXACT
+    if cls == "rounded":
+        return Tolerance(tiny, 2 * eps, ulp=2)
+    if cls == "remainder":
+        return Tolerance(8 * eps * MAGNITUDE, 2 * eps, ulp=2)
+    if cls == "composite":
+        return Tolerance(4 * eps * MAGNITUDE, 8 * eps, ulp=8)
+    if cls == "softmax":
+        return Tolerance(8 * eps, 8 * eps + 2 * eps * math.sqrt(k))
+    if cls == "accumulating":
+        return Tolerance(eps * k * MAGNITUDE, 4 * eps * math.sqrt(k))
+    return Tolerance(8 * eps, 8 * eps, ulp=8)
+
+
+def default_tolerance(op_type: str, element_type: TypeLike, version: int | None = None, *,
+                      reduction_size: int | None = None) -> Tolerance:
+    """The default tolerance for an output of ``op_type`` with ``element_type``.
+
+    :param op_type: the op producing the output (``"Softmax"``; ``"SoftMax"``/``"ReLU"`` spellings too).
+    :param element_type: a :class:`~ovconform.ir.Type` or a type name (``"f32"``) or numpy dtype.
+    :param version: the op version (no default depends on it today; kept for the table's key).
+    :param reduction_size: K for softmax and accumulating ops (:func:`reduction_size`);
+        :data:`DEFAULT_REDUCTION_SIZE` when None.
+    :return: ``Tolerance(0, 0)`` for integer and boolean types; the class formula for floats.
+    """
+    del version
+    et = as_type(element_type)
+    if not et.is_real():
+        return EXACT
+    k = DEFAULT_REDUCTION_SIZE if reduction_size is None else max(1, int(reduction_size))
+    cls = OP_CLASSES.get(_canonical(op_type), FALLBACK_CLASS)
+    return _float_default(cls, EPSILON.get(et.name, EPSILON["f32"]), TINY.get(et.name, TINY["f32"]), k)
+
+
+def _canonical(op_type: str) -> str:
+    return {"SoftMax": "Softmax", "ReLU": "Relu", "Const": "Constant"}.get(op_type, op_type)
+
+
+def reduction_size(node: Node) -> int | None:
+    """K, the number of terms each output element of ``node`` reduces (None when the op does not
+    reduce or its shapes are not static): MatMul's inner dim, a convolution's weights volume per
+    output channel, the reduced elements of ReduceSum/ReduceMean (all elements when the axes are
+    not constant), AvgPool's kernel volume, Softmax's axis length."""
+    def shape(i: int) -> list[int] | None:
+        ps = node.get_input_partial_shape(i)
+        return list(ps.to_shape()) if ps.is_static else None
+
+    op = _canonical(node.type_name)
+    data = shape(0) if node.get_input_size() else None
+    if data is None:
+        return None
+    if op == "MatMul":
+        if len(data) == 1:
+            return data[0]
+        return data[-2] if node.attrs.get("transpose_a") else data[-1]
+    if op in ("Convolution", "GroupConvolution"):
+        weights = shape(1)
+        return None if weights is None else math.prod(weights[1 if op == "Convolution" else 2:])
+    if op in ("ReduceSum", "ReduceMean"):
+        axes = constant_value(node.input_value(1))
+        if axes is None:
+            return math.prod(data)
+        return math.prod(data[int(a)] for a in np.atleast_1d(axes)) if data else 1
+    if op == "AvgPool":
+        return math.prod(node.attrs["kernel"])
+    if op == "Softmax":
+        return data[node.attrs["axis"]] if data else 1
+    return None
+
+
+# -- overrides -------------------------------------------------------------------------------------------------
+
+_FIELDS: Final = ("atol", "rtol", "ulp")
+_KEY = re.compile(r"^(?P<op>\*|[A-Za-z][A-Za-z0-9_]*)(?:-(?P<version>\d+))?(?::(?P<et>[A-Za-z0-9_]+))?$")
+
+
+def apply_override(base: Tolerance, override: Mapping[str, Any] | None, source: str = "override") -> Tolerance:
+    """``base`` with the fields of ``override`` (a hook result such as ``{"atol": 1e-4, "ulp": 4}``;
+    any subset of atol/rtol/ulp) replaced; None gives ``base``.
+
+    :raises ValidationError: naming ``source`` for an unknown key or a bad value.
+    """
+    if override is None:
+        return base
+    if not isinstance(override, Mapping):
+        raise ValidationError(f"{source}: a tolerance override must be a mapping with keys {list(_FIELDS)}, "
+                              f"not {type(override).__name__}.")
+    unknown = sorted(str(k) for k in override if k not in _FIELDS)
+    if unknown:
+        raise ValidationError(f"{source}: unknown tolerance field(s) {unknown}; allowed: {list(_FIELDS)}.")
+    try:
+        return replace(base, **dict(override))
+    except ValidationError as e:
+        raise ValidationError(f"{source}: {e}") from e
+
+
+@dataclass(frozen=True)
+class Overrides:
+    """Parsed override entries: ``(op or "*", version or None, element type name or None)`` → fields."""
+
+    entries: Mapping[tuple[str, int | None, str | None], Mapping[str, Any]] = field(default_factory=dict)
+    source: str = "<overrides>"
+
+    def lookup(self, op_type: str, version: int | None, element_type: TypeLike) -> dict[str, Any]:
+        """The merged fields that apply, most specific last (empty when none does)."""
+        et, op = as_type(element_type).name, _canonical(op_type)
+        merged: dict[str, Any] = {}
+        versioned = version is not None
+        keys = [("*", None, None), ("*", None, et), (op, None, None), *([(op, version, None)] if versioned else []),
+                (op, None, et), *([(op, version, et)] if versioned else [])]
+        for key in keys:
+            merged.update(self.entries.get(key, {}))
+        return merged
+
+    def apply(self, base: Tolerance, op_type: str, version: int | None, element_type: TypeLike) -> Tolerance:
+        fields = self.lookup(op_type, version, element_type)
+        return apply_override(base, fields, self.source) if fields else base
+
+
+def parse_overrides(data: Mapping[str, Any], source: str = "<overrides>") -> Overrides:
+    """Overrides from an already-parsed document ``{"tolerances": {KEY: {atol/rtol/ulp...}}}``.
+
+    :raises ValidationError: naming ``source`` and the bad key or value.
+    """
+    if not isinstance(data, Mapping) or set(data) != {"tolerances"}:
+        got = sorted(data) if isinstance(data, Mapping) else type(data).__name__
+        raise ValidationError(f"tolerance overrides {source}: the document must have exactly one top-level "
+                              f"table 'tolerances'; got {got}.")
+    table = data["tolerances"]
+    if not isinstance(table, Mapping):
+        raise ValidationError(f"tolerance overrides {source}: 'tolerances' must be a table of KEY = {{atol, rtol, "
+                              f"ulp}}, not {type(table).__name__}.")
+    entries: dict[tuple[str, int | None, str | None], Mapping[str, Any]] = {}
+    for raw_key, fields in table.items():
+        key = _parse_key(str(raw_key), source)
+        where = f"tolerance overrides {source}: key {raw_key!r}"
+        if key in entries:
+            raise ValidationError(f"{where} repeats an earlier key.")
+        apply_override(Tolerance(0.0, 0.0), fields, where)  # validates names and values
+        entries[key] = dict(fields)
+    return Overrides(entries, source)
+
+
+def _parse_key(key: str, source: str) -> tuple[str, int | None, str | None]:
+    m = _KEY.match(key)
+    where = f"tolerance overrides {source}: key {key!r}"
+    if not m or (m["op"] == "*" and m["version"]):
+        raise ValidationError(f"{where} is not OP[-VERSION][:ELEMENT_TYPE] (e.g. 'Softmax', 'MatMul:f16', "
+                              f"'Gelu-7:f32', '*:bf16'; '*' takes no version).")
+    et = None
+    if m["et"]:
+        try:
+            et = as_type(m["et"]).name
+        except ValidationError as e:
+            raise ValidationError(f"{where}: {e}") from None
+    return _canonical(m["op"]), int(m["version"]) if m["version"] else None, et
+
+
+def load_overrides(path: str | os.PathLike[str]) -> Overrides:
+    """Read a ``.toml`` or ``.json`` overrides file (see the module docstring for the format).
+
+    :raises ValidationError: naming the file for an unreadable file, a syntax error, an unknown
+        extension, a bad key or a bad value.
+    """
+    p = Path(path)
+    if p.suffix.lower() not in (".toml", ".json"):
+        raise ValidationError(f"tolerance overrides file {str(p)!r}: unsupported extension {p.suffix!r}; "
+                              f"use .toml or .json.")
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValidationError(f"cannot read tolerance overrides file {str(p)!r}: {e}.") from e
+    try:
+        data = tomllib.loads(text) if p.suffix.lower() == ".toml" else json.loads(text)
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as e:
+        kind = "TOML" if p.suffix.lower() == ".toml" else "JSON"
+        raise ValidationError(f"tolerance overrides file {str(p)!r} is not valid {kind}: {e}.") from e
+    return parse_overrides(data, repr(str(p)))
+
+
+def resolve_tolerance(op_type: str, element_type: TypeLike, version: int | None = None, *,
+                      reduction_size: int | None = None, hook_result: Mapping[str, Any] | None = None,
+                      overrides: Overrides | None = None) -> Tolerance:
+    """The tolerance to use: the default, then the device hook's result, then the user's file."""
+    tol = default_tolerance(op_type, element_type, version, reduction_size=reduction_size)
+    tol = apply_override(tol, hook_result, f"ovconform_get_tolerance({op_type!r}, {element_type!s})")
+    return overrides.apply(tol, op_type, version, element_type) if overrides else tol
+
+
+# -- comparing -------------------------------------------------------------------------------------------------
+
+def _json_float(value: float | None) -> float | str | None:
+    if value is None or math.isfinite(value):
+        return value
+    return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The outcome of :func:`compare`. Errors are over the elements where both values are finite;
+    a NaN or infinity mismatch counts as an infinite error. ``worst_index`` is the mismatching
+    element with the largest error (any element when all match; None for empty or ill-shaped)."""
+
+    passed: bool
+    message: str
+    tolerance: Tolerance
+    element_type: str
+    max_abs_err: float = 0.0
+    max_rel_err: float = 0.0
+    max_ulp_err: int | None = None
+    worst_index: tuple[int, ...] | None = None
+    mismatch_count: int = 0
+    size: int = 0
+
+    def __bool__(self) -> bool:
+        return self.passed
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (non-finite errors as the strings ``"inf"``/``"nan"``)."""
+        return {"passed": self.passed, "message": self.message, "tolerance": self.tolerance.to_dict(),
+                "element_type": self.element_type, "max_abs_err": _json_float(self.max_abs_err),
+                "max_rel_err": _json_float(self.max_rel_err), "max_ulp_err": self.max_ulp_err,
+                "worst_index": None if self.worst_index is None else list(self.worst_index),
+                "mismatch_count": self.mismatch_count, "size": self.size}
+
+
+_ULP_VIEW: Final = {"f64": np.int64, "f32": np.int32, "f16": np.int16, "bf16": np.int16}
+
+
+def ulp_distance(actual: np.ndarray, expected: np.ndarray, element_type: TypeLike) -> np.ndarray:
+    """Units in the last place between two arrays stored as ``element_type`` (bf16 as uint16),
+    as int64 (0 between -0.0 and +0.0; meaningless where either is NaN)."""
+    et = as_type(element_type)
+    view = _ULP_VIEW[et.name]
+    bits = [np.ascontiguousarray(a).view(view).astype(np.int64) for a in (actual, expected)]
+    lowest = int(np.iinfo(view).min)
+    keys = [np.where(b < 0, lowest - b, b) for b in bits]
+    return np.abs(keys[0] - keys[1])
+
+
+def _values(arr: np.ndarray, et: Type) -> np.ndarray:
+    return bf16_to_f32(arr).astype(np.float64) if et.name == "bf16" else arr.astype(np.float64)
+
+
+def _fmt_index(index: tuple[int, ...]) -> str:
+    return "[" + ", ".join(str(i) for i in index) + "]"
+
+
+def _fmt_value(value: object) -> str:
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    return f"{float(value):.8g}"
+
+
+def compare(actual: npt.ArrayLike, expected: npt.ArrayLike, tol: Tolerance,
+            element_type: TypeLike | None = None) -> Comparison:
+    """Compare ``actual`` with ``expected`` elementwise under ``tol``.
+
+    :param actual: the device's output (a numpy array or array-like).
+    :param expected: the oracle's output.
+    :param tol: the tolerance (see the module docstring for the matching rule).
+    :param element_type: the output's element type; needed for bf16 (stored as uint16), else taken
+        from ``expected``'s dtype.
+    :return: a :class:`Comparison`; a shape mismatch is reported first, then a dtype mismatch,
+        then values (``"max abs err 3.1e-04 at [0, 2] (got 1.2, expected 1.5) > atol ..."``).
+    """
+    a, e = np.asarray(actual), np.asarray(expected)
+    et = as_type(element_type) if element_type is not None else as_type(e.dtype)
+    base = {"tolerance": tol, "element_type": et.name, "size": int(e.size)}
+    if a.shape != e.shape:
+        return Comparison(False, f"shape mismatch: got {list(a.shape)}, expected {list(e.shape)}", **base)
+    if a.dtype != e.dtype:
+        return Comparison(False, f"dtype mismatch: got {a.dtype}, expected {e.dtype}", **base)
+    if e.size == 0:
+        return Comparison(True, "no elements to compare", **base)
+    if et.is_real():
+        return _compare_floats(a, e, tol, et, base)
+    return _compare_integers(a, e, tol, base)
+
+
+def _compare_integers(a: np.ndarray, e: np.ndarray, tol: Tolerance, base: dict[str, Any]) -> Comparison:
+    av, ev = a.astype(np.float64), e.astype(np.float64)
+    diff = np.abs(av - ev)
+    bad = (a != e) if tol.atol == 0 and tol.rtol == 0 else diff > tol.atol + tol.rtol * np.abs(ev)
+    rel = np.divide(diff, np.abs(ev), out=np.where(diff > 0, np.inf, 0.0), where=ev != 0)
+    return _finish(a, e, _Errors(bad, diff, rel, None, np.zeros(a.shape, bool)), tol, base)
+
+
+@dataclass(frozen=True)
+class _Errors:
+    bad: np.ndarray
+    diff: np.ndarray
+    rel: np.ndarray
+    ulps: np.ndarray | None
+    special: np.ndarray  # a NaN or infinity that does not match
+
+
+def _compare_floats(a: np.ndarray, e: np.ndarray, tol: Tolerance, et: Type, base: dict[str, Any]) -> Comparison:
+    av, ev = _values(a, et), _values(e, et)
+    nan_a, nan_e = np.isnan(av), np.isnan(ev)
+    finite = np.isfinite(av) & np.isfinite(ev)
+    special = (nan_a != nan_e) | (~finite & ~(nan_a & nan_e) & (av != ev))
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        diff = np.where(finite, np.abs(av - ev), np.where(special, np.inf, 0.0))
+        rel = np.where(finite & (ev != 0), diff / np.abs(ev), np.where(diff > 0, np.inf, 0.0))
+    ulps = np.where(finite, ulp_distance(a, e, et), 0) if et.name in _ULP_VIEW else None
+    within = diff <= tol.atol + tol.rtol * np.abs(np.where(finite, ev, 0.0))
+    if tol.ulp and ulps is not None:
+        within |= ulps <= tol.ulp
+    bad = special | (finite & ~within)
+    return _finish(av, ev, _Errors(bad, diff, rel, ulps, special), tol, base)
+
+
+def _finish(a: np.ndarray, e: np.ndarray, err: _Errors, tol: Tolerance, base: dict[str, Any]) -> Comparison:
+    count, size = int(np.count_nonzero(err.bad)), int(e.size)
+    flat = int(np.argmax(np.where(err.bad, err.diff, -1.0) if count else err.diff))
+    worst = tuple(int(i) for i in np.unravel_index(flat, e.shape))
+    max_abs, max_rel = float(np.max(err.diff)), float(np.max(err.rel))
+    max_ulp = int(np.max(err.ulps)) if err.ulps is not None else None
+    where = f"at {_fmt_index(worst)} (got {_fmt_value(a.ravel()[flat])}, expected {_fmt_value(e.ravel()[flat])})"
+    worst_err = float(err.diff.ravel()[flat])
+    integral = a.dtype.kind in "iub"
+    if integral:  # exact, even where float64 cannot hold the difference
+        worst_err = float(abs(int(a.ravel()[flat]) - int(e.ravel()[flat])))
+        max_abs = max(max_abs, worst_err)
+    err_text = str(int(worst_err)) if integral else f"{worst_err:.2g}"
+    if err.special.ravel()[flat]:
+        kind = "NaN" if np.isnan(a.ravel()[flat]) or np.isnan(e.ravel()[flat]) else "inf"
+        message = f"{kind} mismatch {where}: NaN and ±inf must match exactly"
+    elif count == 0 and max_abs == 0:
+        message = f"all {size} element(s) equal"
+    else:
+        message = f"{'max abs err' if worst_err == max_abs else 'abs err'} {err_text} {where}"
+        if count and tol.exact:
+            message += ", exact match required"
+        elif count:
+            ulp_note = f" ({err.ulps.ravel()[flat]} ulp)" if tol.ulp and err.ulps is not None else ""
+            message += f" > {tol.describe()}{ulp_note}"
+        else:
+            message += f" <= {tol.describe()}"
+    message += f"; {count} of {size} element(s) out of tolerance" if count else \
+        ("" if max_abs == 0 else f"; all {size} element(s) within tolerance")
+    return Comparison(count == 0, message, max_abs_err=max_abs, max_rel_err=max_rel, max_ulp_err=max_ulp,
+                      worst_index=worst, mismatch_count=count, **base)
