@@ -1,8 +1,10 @@
 """MaxPool-1, MaxPool-8 (dilations, indices output, ``axis``) and MaxPool-14 (``ceil_torch``).
 
-Padding takes the type's lowest finite value, so a window lying wholly in the padding (possible
-with ceil rounding) yields that value and index 0, as OpenVINO's reference does; the first
-maximum in window order wins; NaN propagates (a NaN is the maximum of its window).
+Padding takes the type's lowest finite value and never wins a tie: the index is that of the first
+real input element (in window order) equal to the window's maximum, even when that maximum is the
+type's lowest value (OpenVINO CPU reports 0 there — a recorded deviation). A window lying wholly
+in the padding (possible with ceil rounding) yields the lowest value and index 0; NaN propagates
+(a NaN is the maximum of its window).
 
 Indices (v8/v14) are flattened over the whole input (``b*C*S + c*S + spatial``, S the spatial
 size) and then taken modulo the size of the input dims from ``axis`` on, so ``axis=0`` keeps
@@ -31,11 +33,16 @@ def max_pool(x: np.ndarray, spec: WindowSpec, pad_value: float | int) -> tuple[n
     k = math.prod(spec.kernel)
     win = spec.windows(x, plan, pad_value)
     win = win.reshape(*win.shape[:2 + n_sp], k)
-    best = np.argmax(win, axis=-1)[..., None]
-    values = np.take_along_axis(win, best, axis=-1)[..., 0]
+    values = np.max(win, axis=-1)
     where = np.arange(math.prod(spatial), dtype=np.int64).reshape(1, 1, *spatial)
     where_win = spec.windows(where, plan, -1)
     where_win = where_win.reshape(*where_win.shape[:2 + n_sp], k)
+    # the index is the first REAL input element equal to the maximum: padding loses every tie
+    hit = win == values[..., None]
+    if win.dtype.kind == "f":
+        hit |= np.isnan(win) & np.isnan(values)[..., None]
+    hit &= where_win >= 0
+    best = np.argmax(hit, axis=-1)[..., None]
     spatial_index = np.take_along_axis(np.broadcast_to(where_win, (n_batch, channels, *where_win.shape[2:])),
                                        best, axis=-1)[..., 0]
     spatial_index = np.maximum(spatial_index, 0)  # a padding winner reports index 0

@@ -251,11 +251,7 @@ DEVIATIONS: tuple[Deviation, ...] = (
         f"{SPEC}/pooling/max-pool-8.html",
         "u8 [[5, 0, 3], [1, 2, 4]], kernel [2, 1], pads_begin [1, 0]: the window over (pad, x[0,1]=0) gives "
         "value 0 and index 0 instead of 1 (also i32 INT_MIN, i8 -128 and f32 -FLT_MAX; values are right).",
-        _max_pool_witness,
-        reference_follows_spec=False,
-        reference_gap="REFERENCE pads with the lowest finite value and np.argmax keeps the first of equal "
-                      "values, so the padding wins the tie and np.maximum(index, 0) reports 0, exactly as "
-                      "OpenVINO CPU does; padding must lose every tie (reference_plugin/ops/op_max_pool.py)."),
+        _max_pool_witness),
     Deviation(
         "StridedSlice", (1,), _new_and_shrink,
         "new_axis_mask and shrink_axis_mask both set: OpenVINO CPU returns values from the wrong place and "
