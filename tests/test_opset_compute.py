@@ -543,3 +543,15 @@ def test_shapes_agree_with_openvino() -> None:
             assert theirs.output(i).get_element_type().get_type_name() == node.output(i).get_element_type().name
             checked += 1
     assert checked > 40
+
+
+@pytest.mark.openvino
+@pytest.mark.parametrize("name", ["matmul", "convolution", "group_convolution", "max_pool", "avg_pool",
+                                  "reduce_sum", "reduce_mean", "reduce_max", "softmax"])
+def test_builder_signatures_follow_openvino_opset16(name: str) -> None:
+    import inspect
+
+    ov_opset = pytest.importorskip("openvino.opset16")
+    ours = [p for p in inspect.signature(getattr(opset, name)).parameters.values() if p.kind != p.KEYWORD_ONLY]
+    theirs = list(inspect.signature(getattr(ov_opset, name)).parameters.values())
+    assert [(p.name, p.default) for p in ours] == [(p.name, p.default) for p in theirs]

@@ -46,7 +46,10 @@ class AttrSpec:
 
     def coerce(self, value: Any) -> Any:
         """Return ``value`` in this attribute's canonical Python form, or raise ValidationError."""
-        value = _coerce_kind(self.kind, value)
+        try:
+            value = _coerce_kind(self.kind, value)
+        except ValidationError as e:
+            raise ValidationError(f"attribute {self.name!r}: {e}") from None
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(repr(c) for c in self.choices)
             raise ValidationError(f"attribute {self.name!r}={value!r} is not allowed; allowed: {allowed}.")

@@ -28,30 +28,27 @@ from ovconform.opset._window import dilated, out_dim, resolve_pads
 MAX_TYPES = (*FLOATS, Type.i32, Type.u8)
 
 
-def _windows_see_data(w: Window, rounding: str) -> bool:
-    """Every window has at least one tap on the input (none lies wholly in padding or beyond)."""
-    pb, _pe = resolve_pads(w.spatial, w.kernel, w.strides, w.dilations, w.auto_pad, w.pads_begin, w.pads_end)
+def _axes(w: Window, rounding: str) -> list[tuple[int, int, int, int, int, int, int]]:
+    """Per spatial axis: input size, kernel, stride, dilation, applied pads and output size."""
+    pb, pe = resolve_pads(w.spatial, w.kernel, w.strides, w.dilations, w.auto_pad, w.pads_begin, w.pads_end)
+    out = []
     for i, size in enumerate(w.spatial):
         k, s, d = w.kernel[i], w.strides[i], w.dilations[i]
         dk = dilated(k, d)
-        pads = (w.pads_begin[i], w.pads_end[i])
-        out = out_dim(Dimension(size), dk, dk, s, pads, w.auto_pad, rounding).get_length()
-        for o in range(out):
-            if not any(0 <= o * s - pb[i] + t * d < size for t in range(k)):
-                return False
-    return True
+        n = out_dim(Dimension(size), dk, dk, s, (w.pads_begin[i], w.pads_end[i]), w.auto_pad, rounding)
+        out.append((size, k, s, d, pb[i], pe[i], n.get_length()))
+    return out
+
+
+def _windows_see_data(w: Window, rounding: str) -> bool:
+    """Every window has at least one tap on the input (none lies wholly in padding or beyond)."""
+    return all(any(0 <= o * s - pb + t * d < size for t in range(k))
+               for size, k, s, d, pb, _pe, n in _axes(w, rounding) for o in range(n))
 
 
 def _overhangs(w: Window, rounding: str) -> bool:
     """Some window reaches past the end padding (``ceil`` rounding can make one)."""
-    pb, pe = resolve_pads(w.spatial, w.kernel, w.strides, w.dilations, w.auto_pad, w.pads_begin, w.pads_end)
-    for i, size in enumerate(w.spatial):
-        dk = dilated(w.kernel[i], w.dilations[i])
-        pads = (w.pads_begin[i], w.pads_end[i])
-        out = out_dim(Dimension(size), dk, dk, w.strides[i], pads, w.auto_pad, rounding).get_length()
-        if (out - 1) * w.strides[i] - pb[i] + dk > size + pe[i]:
-            return True
-    return False
+    return any((n - 1) * s - pb + dilated(k, d) > size + pe for size, k, s, d, pb, pe, n in _axes(w, rounding))
 
 
 def _draw_pool(draw: Draw[Any], dilate: bool, roundings: tuple[str, ...]) -> tuple[tuple[int, ...], Window, str]:
