@@ -1,0 +1,157 @@
+"""Small helpers shared by the API suites: new Cores for the device under test, compiling the
+models of :mod:`ovconform.suites._models` and checking their outputs, and holding a request busy.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+from ovconform.suites import _models
+
+from ovconform import Core
+from ovconform import properties as P
+from ovconform._devices import resolve
+from ovconform.assertions import assert_equal, assert_outputs_close, call, fail, no_error
+from ovconform.ir import Model
+
+__all__ = ["RunClock", "blocked_run", "check_outputs", "compile_case", "new_core", "run_and_check",
+           "slow_request", "wait_in_thread"]
+
+#: How long a test waits for something that should happen at once before it calls it a hang.
+PATIENCE_S = 20.0
+
+
+@functools.cache
+def _factory(spec: str, device: str) -> Callable[[], Any]:
+    return next(d for d in resolve([spec]) if d.name == device).entry.factory
+
+
+def new_core(spec: str, device: str) -> Core:
+    """Another Core with only the device under test (made from its ``--plugin`` value)."""
+    core = Core(discover=False)
+    core.register_plugin(_factory(spec, device), device)
+    return core
+
+
+def compile_case(core: Core, device: str, name: str, config: dict[str, Any] | None = None, dtype: Any = "f32") -> Any:
+    """Compile the named model case; a failure is an explained assertion."""
+    model = _models.build(name, dtype)
+    with no_error(call(device, "compile_model", model.friendly_name, config or {})):
+        return core.compile_model(model, device, config or {})
+
+
+def check_outputs(results: Any, model: Model, inputs: dict[str, np.ndarray], name: str, where: str) -> None:
+    """The results of one inference must match the oracle of case ``name``."""
+    __tracebackhide__ = True
+    expected = _models.expected(name, inputs)
+    values = list(results.values()) if isinstance(results, dict) else list(results)
+    assert_equal(len(values), len(expected), "number of outputs", where)
+    for i, (got, want) in enumerate(zip(values, expected, strict=True)):
+        assert_outputs_close(got, want, f"output {i} ({model.friendly_name})", where, rtol=1e-4, atol=1e-5)
+
+
+def run_and_check(request: Any, device: str, name: str, seed: int = 0, how: str = "infer") -> None:
+    """Infer (``"infer"``) or start_async + wait (``"async"``) with random inputs and check outputs."""
+    __tracebackhide__ = True
+    model = _models.build(name)
+    inputs = _models.make_inputs(model, seed)
+    where = call(device, f"InferRequest.{how}", name)
+    with no_error(where):
+        if how == "infer":
+            results = request.infer(inputs)
+        else:
+            request.start_async(inputs)
+            request.wait()
+            results = request.results
+    check_outputs(results, model, inputs, name, where)
+
+
+#: How long the completion callback may take to start after a run of a tiny model.
+CALLBACK_START_S = 2.0
+
+
+@contextlib.contextmanager
+def blocked_run(request: Any, device: str, inputs: Any = None) -> Iterator[None]:
+    """Start an asynchronous run whose completion callback blocks until the block ends.
+
+    A run is complete (``wait`` returns, ``wait_for`` is True) only after its callback returned,
+    so inside the block the run is deterministically unfinished. The block starts once the
+    callback is running; a callback that does not start within :data:`CALLBACK_START_S` fails the
+    test. On exit the callback is released and the run waited for.
+    """
+    __tracebackhide__ = True
+    release, entered = threading.Event(), threading.Event()
+
+    def callback(_error: Any) -> None:
+        entered.set()
+        release.wait(PATIENCE_S)
+
+    request.set_callback(callback)
+    where = call(device, "InferRequest.start_async") + " with a blocking callback"
+    with no_error(where):
+        request.start_async(inputs)
+    try:
+        if not entered.wait(CALLBACK_START_S):
+            fail("completion callback", f"not called within {CALLBACK_START_S} s", "called once the run ends", where)
+        yield
+    finally:
+        release.set()
+        with no_error(call(device, "InferRequest.wait") + " after releasing the callback"):
+            request.wait()
+        request.set_callback(None)
+
+
+def slow_request(core: Core, device: str) -> tuple[Any, dict[str, np.ndarray]]:
+    """A request of :func:`_models.slow_model` (a run of tens of ms on REFERENCE) and inputs for it."""
+    model = _models.slow_model()
+    with no_error(call(device, "compile_model", model.friendly_name)):
+        request = core.compile_model(model, device).create_infer_request()
+    return request, _models.make_inputs(model)
+
+
+class RunClock:
+    """Records when each asynchronous run of a request ended (its callback's start time), so a
+    test can tell whether a call it made at time ``t`` met an unfinished run: :meth:`unfinished_at`."""
+
+    def __init__(self, request: Any) -> None:
+        self.ended: list[float] = []
+        request.set_callback(lambda _error: self.ended.append(time.monotonic()))
+
+    def reset(self) -> None:
+        self.ended.clear()
+
+    def unfinished_at(self, moment: float) -> bool:
+        """True when no run had ended by ``moment`` (the run started before it was still going)."""
+        return not self.ended or self.ended[0] > moment
+
+
+def wait_in_thread(fn: Callable[[], Any], seconds: float, where: str) -> Any:
+    """Run ``fn`` on a helper thread; fail (instead of hanging the suite) if it is not done in time."""
+    __tracebackhide__ = True
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = fn()
+        except BaseException as e:  # noqa: BLE001 - re-raised on the test thread
+            box["error"] = e
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        fail("call", f"still blocked after {seconds} s", "returned", where)
+    if "error" in box:
+        raise box["error"]
+    return box.get("value")
+
+
+def property_text(value: Any) -> str:
+    """The string form OpenVINO's tests compare property values by."""
+    return P.to_string(value)

@@ -1,0 +1,279 @@
+"""Compiled-model properties (``ov_compiled_model`` entity): ``behavior/compiled_model/properties.hpp``.
+
+* OVClassCompiledModelGetPropertyTest (SUPPORTED_CONFIG_KEYS, NETWORK_NAME,
+  OPTIMAL_NUMBER_OF_INFER_REQUESTS, CanCompileModelWithEmptyProperties) — M.
+* OVClassCompiledModelGetIncorrectPropertyTest.GetConfigThrows — M.
+* OVClassCompiledModelGetConfigTest (GetConfigNoThrow, GetConfigFromCoreAndFromCompiledModel,
+  CanCompileModelWithCustomLocale) — M.
+* OVClassCompiledModelPropertiesTests (CanUseCache, canCompileModelWithPropertiesAndCheckGetProperty,
+  ×2 configs) — M.
+* OVClassCompiledModelPropertiesDefaultTests.CheckDefaultValues — M (PERF_COUNT=NO,
+  PERFORMANCE_HINT=LATENCY, listed and equal, as the TEMPLATE plugin lists them).
+* OVCompiledModelPropertiesDefaultSupportedTests.CanCompileWithDefaultValueFromPlugin — M.
+* OVClassCompiledModelPropertiesIncorrectTests.CanNotCompileModelWithIncorrectProperties — M.
+* OVClassCompiledModelGetPropertyTest_MODEL_PRIORITY (×4) — M.
+* OVClassCompiledModelSetIncorrectConfigTest — O.
+* Not in conformance (–, optional): set/get round trip on the compiled model, EXECUTION_DEVICES
+  names this device, read-only compiled-model properties refuse writes.
+"""
+
+from __future__ import annotations
+
+import locale
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ovconform.suites import _models
+from ovconform.suites._helpers import check_outputs
+
+from ovconform import properties as P
+from ovconform.assertions import (
+    assert_equal,
+    assert_in,
+    assert_not_empty,
+    assert_raises_ov_error,
+    assert_that,
+    call,
+    no_error,
+)
+from ovconform.errors import OVConformError, PropertyError
+
+pytestmark = pytest.mark.entity("ov_compiled_model")
+
+
+def _compile(core: Any, device: str, config: dict[str, Any] | None = None, name: str = "relu") -> Any:
+    model = _models.build(name)
+    with no_error(call(device, "compile_model", model.friendly_name, config or {})):
+        return core.compile_model(model, device, config or {})
+
+
+def _get(compiled: Any, device: str, name: str) -> Any:
+    with no_error(call(device, "CompiledModel.get_property", name)):
+        return compiled.get_property(name)
+
+
+def _supported(compiled: Any, device: str) -> dict[str, str]:
+    return {str(k): str(v) for k, v in dict(_get(compiled, device, P.SUPPORTED_PROPERTIES)).items()}
+
+
+def _canonical(name: str, value: Any) -> str:
+    return P.to_string(P.parse_value(name, value))
+
+
+@pytest.mark.mandatory
+def test_supported_properties(ov_core: Any, ov_device_name: str) -> None:
+    """OVClassCompiledModelGetPropertyTest.GetMetricNoThrow_SUPPORTED_CONFIG_KEYS: non-empty names,
+    each RO or RW."""
+    supported = _supported(_compile(ov_core, ov_device_name), ov_device_name)
+    where = call(ov_device_name, "CompiledModel.get_property", P.SUPPORTED_PROPERTIES)
+    assert_not_empty(supported, P.SUPPORTED_PROPERTIES, where)
+    for name, mutability in supported.items():
+        assert_not_empty(name.strip(), "property name", where)
+        assert_in(mutability, ["RO", "RW"], f"mutability of {name}", where)
+
+
+@pytest.mark.mandatory
+def test_model_name(ov_core: Any, ov_device_name: str) -> None:
+    """OVClassCompiledModelGetPropertyTest.GetMetricNoThrow_NETWORK_NAME: MODEL_NAME is the model's
+    friendly name and is listed."""
+    compiled = _compile(ov_core, ov_device_name, name="conv_pool_relu")
+    where = call(ov_device_name, "CompiledModel.get_property", P.MODEL_NAME)
+    assert_equal(_get(compiled, ov_device_name, P.MODEL_NAME), "ConvPoolRelu", P.MODEL_NAME, where)
+    assert_in(P.MODEL_NAME, _supported(compiled, ov_device_name), "property", where)
+
+
+@pytest.mark.mandatory
+def test_optimal_number_of_infer_requests(ov_core: Any, ov_device_name: str) -> None:
+    """OVClassCompiledModelGetPropertyTest.GetMetricNoThrow_OPTIMAL_NUMBER_OF_INFER_REQUESTS: >= 1, listed."""
+    compiled = _compile(ov_core, ov_device_name)
+    where = call(ov_device_name, "CompiledModel.get_property", P.OPTIMAL_NUMBER_OF_INFER_REQUESTS)
+    value = _get(compiled, ov_device_name, P.OPTIMAL_NUMBER_OF_INFER_REQUESTS)
+    assert_that(isinstance(value, int) and value >= 1, P.OPTIMAL_NUMBER_OF_INFER_REQUESTS, value, "an int >= 1",
+                where)
+    assert_in(P.OPTIMAL_NUMBER_OF_INFER_REQUESTS, _supported(compiled, ov_device_name), "property", where)
+
+
+@pytest.mark.mandatory
+def test_can_compile_model_with_empty_properties(ov_core: Any, ov_device_name: str) -> None:
+    """OVClassCompiledModelGetPropertyTest.CanCompileModelWithEmptyProperties."""
+    assert_not_empty(_supported(_compile(ov_core, ov_device_name, {}), ov_device_name), P.SUPPORTED_PROPERTIES,
+                     call(ov_device_name, "CompiledModel.get_property", P.SUPPORTED_PROPERTIES))
+
+
+@pytest.mark.mandatory
+def test_get_config_throws(ov_core: Any, ov_device_name: str) -> None:
+    """OVClassCompiledModelGetIncorrectPropertyTest.GetConfigThrows."""
+    compiled = _compile(ov_core, ov_device_name)
+    assert_raises_ov_error(PropertyError, compiled.get_property, "unsupported_property",
+                           call=call(ov_device_name, "CompiledModel.get_property", "unsupported_property"))
+
+
+@pytest.mark.mandatory
+def test_get_config_no_throw(ov_core: Any, ov_device_name: str) -> None:
+    """OVClassCompiledModelGetConfigTest.GetConfigNoThrow: every listed property reads and holds a
+    value (OpenVINO's ``Any::empty()``: an empty string is a value)."""
+    compiled = _compile(ov_core, ov_device_name)
+    for name in _supported(compiled, ov_device_name):
+        value = _get(compiled, ov_device_name, name)
+        assert_that(value is not None, name, value, "a value", call(ov_device_name, "CompiledModel.get_property", name))
+
+
+@pytest.mark.mandatory
+def test_get_config_from_core_and_from_compiled_model(ov_core: Any, ov_device_name: str) -> None:
+    """OVClassCompiledModelGetConfigTest.GetConfigFromCoreAndFromCompiledModel: a property the
+    plugin has RW and the compiled model lists reads the same from both."""
+    plugin = {str(k): str(v) for k, v in dict(ov_core.get_property(ov_device_name, P.SUPPORTED_PROPERTIES)).items()}
+    compiled = _compile(ov_core, ov_device_name)
+    for name in _supported(compiled, ov_device_name):
+        if plugin.get(name) != "RW":
+            continue
+        core_value = P.to_string(ov_core.get_property(ov_device_name, name))
+        assert_equal(P.to_string(_get(compiled, ov_device_name, name)), core_value, name,
+                     call(ov_device_name, "CompiledModel.get_property", name) + f" vs Core.get_property ({core_value})")
+
+
+_LOCALES = ("de_DE.UTF-8", "en_GB.UTF-8", "fr_FR.UTF-8", "C.UTF-8")
+
+
+@pytest.fixture
+def custom_locale() -> Iterator[str]:
+    """Switch LC_ALL to a non-default locale (the first one installed) for the test."""
+    old = locale.setlocale(locale.LC_ALL)
+    chosen = "C"
+    for name in _LOCALES:
+        try:
+            locale.setlocale(locale.LC_ALL, name)
+            chosen = name
+            break
+        except locale.Error:
+            continue
+    try:
+        yield chosen
+    finally:
+        locale.setlocale(locale.LC_ALL, old)
+
+
+@pytest.mark.mandatory
+def test_can_compile_model_with_custom_locale(ov_core: Any, ov_device_name: str, custom_locale: str) -> None:
+    """OVClassCompiledModelGetConfigTest.CanCompileModelWithCustomLocale."""
+    model = _models.build("matmul_bias")
+    where = call(ov_device_name, "compile_model", model.friendly_name) + f" under LC_ALL={custom_locale}"
+    with no_error(where):
+        compiled = ov_core.compile_model(model, ov_device_name, {P.PERFORMANCE_HINT: "THROUGHPUT"})
+        inputs = _models.make_inputs(model)
+        results = compiled.create_infer_request().infer(inputs)
+    check_outputs(results, model, inputs, "matmul_bias", where)
+
+
+COMPILE_CONFIGS = [{P.PERF_COUNT: True}, {P.PERFORMANCE_HINT: "THROUGHPUT"}]
+COMPILE_IDS = ["PERF_COUNT=YES", "PERFORMANCE_HINT=THROUGHPUT"]
+
+
+@pytest.mark.mandatory
+@pytest.mark.parametrize("config", COMPILE_CONFIGS, ids=COMPILE_IDS)
+def test_can_use_cache(ov_core: Any, ov_device_name: str, tmp_path: Path, config: dict[str, Any]) -> None:
+    """OVClassCompiledModelPropertiesTests.CanUseCache: compile twice with CACHE_DIR."""
+    ov_core.set_property({P.CACHE_DIR: str(tmp_path)})
+    for _ in range(2):
+        _compile(ov_core, ov_device_name, config, "conv_pool_relu")
+
+
+@pytest.mark.mandatory
+@pytest.mark.parametrize("config", COMPILE_CONFIGS, ids=COMPILE_IDS)
+def test_compile_with_properties_and_check_get_property(ov_core: Any, ov_device_name: str,
+                                                        config: dict[str, Any]) -> None:
+    """OVClassCompiledModelPropertiesTests.canCompileModelWithPropertiesAndCheckGetProperty: a
+    compile property the compiled model lists reads back equal."""
+    compiled = _compile(ov_core, ov_device_name, config)
+    supported = _supported(compiled, ov_device_name)
+    for name, value in config.items():
+        if name in supported:
+            assert_equal(P.to_string(_get(compiled, ov_device_name, name)), _canonical(name, value), name,
+                         call(ov_device_name, "CompiledModel.get_property", name) + f" after compiling with {config}")
+
+
+COMPILED_DEFAULTS = [(P.PERF_COUNT, False), (P.PERFORMANCE_HINT, "LATENCY")]
+
+
+@pytest.mark.mandatory
+@pytest.mark.parametrize(("name", "default"), COMPILED_DEFAULTS, ids=[n for n, _ in COMPILED_DEFAULTS])
+def test_check_default_values(ov_core: Any, ov_device_name: str, name: str, default: Any) -> None:
+    """OVClassCompiledModelPropertiesDefaultTests.CheckDefaultValues: listed and equal to the default."""
+    compiled = _compile(ov_core, ov_device_name)
+    where = call(ov_device_name, "CompiledModel.get_property", name)
+    assert_in(name, _supported(compiled, ov_device_name), "default property",
+              call(ov_device_name, "CompiledModel.get_property", P.SUPPORTED_PROPERTIES))
+    assert_equal(P.to_string(_get(compiled, ov_device_name, name)), _canonical(name, default), name, where)
+
+
+@pytest.mark.mandatory
+def test_can_compile_with_default_values_from_plugin(ov_core: Any, ov_device_name: str) -> None:
+    """OVCompiledModelPropertiesDefaultSupportedTests.CanCompileWithDefaultValueFromPlugin: every
+    current RW value of the plugin passed back to compile_model is accepted."""
+    supported = dict(ov_core.get_property(ov_device_name, P.SUPPORTED_PROPERTIES))
+    config = {name: ov_core.get_property(ov_device_name, name) for name, m in supported.items() if str(m) == "RW"}
+    _compile(ov_core, ov_device_name, config)
+
+
+@pytest.mark.mandatory
+def test_cannot_compile_with_incorrect_properties(ov_core: Any, ov_device_name: str) -> None:
+    """OVClassCompiledModelPropertiesIncorrectTests.CanNotCompileModelWithIncorrectProperties."""
+    config = {P.DEVICE_ID: "UNSUPPORTED_DEVICE_ID_STRING"}
+    model = _models.build("relu")
+    assert_raises_ov_error(OVConformError, ov_core.compile_model, model, ov_device_name, config,
+                           call=call(ov_device_name, "compile_model", model.friendly_name, config))
+
+
+PRIORITIES = [("HIGH", "HIGH"), ("MEDIUM", "MEDIUM"), ("LOW", "LOW"), ("DEFAULT", "MEDIUM")]
+
+
+@pytest.mark.mandatory
+@pytest.mark.parametrize(("priority", "expected"), PRIORITIES, ids=[p for p, _ in PRIORITIES])
+def test_model_priority(ov_core: Any, ov_device_name: str, priority: str, expected: str) -> None:
+    """OVClassCompiledModelGetPropertyTest_MODEL_PRIORITY.GetMetricNoThrow: MODEL_PRIORITY passed to
+    compile reads back (DEFAULT is MEDIUM)."""
+    value = expected if priority == "DEFAULT" else priority
+    compiled = _compile(ov_core, ov_device_name, {P.MODEL_PRIORITY: value})
+    assert_equal(P.to_string(_get(compiled, ov_device_name, P.MODEL_PRIORITY)), expected, P.MODEL_PRIORITY,
+                 call(ov_device_name, "CompiledModel.get_property", P.MODEL_PRIORITY) + f" (compiled with {priority})")
+
+
+def test_cannot_set_incorrect_config_on_compiled_model(ov_core: Any, ov_device_name: str) -> None:
+    """OVClassCompiledModelSetIncorrectConfigTest.canNotSetConfigToCompiledModelWithIncorrectConfig (O)."""
+    compiled = _compile(ov_core, ov_device_name)
+    assert_raises_ov_error(PropertyError, compiled.set_property, {"abc": "def"},
+                           call=call(ov_device_name, "CompiledModel.set_property", {"abc": "def"}))
+
+
+def test_set_rw_properties_on_compiled_model(ov_core: Any, ov_device_name: str) -> None:
+    """OVClassCompiledModelSetCorrectConfigTest.canSetConfig (–): each RW compiled-model property
+    takes its own value back and reads it."""
+    compiled = _compile(ov_core, ov_device_name)
+    for name in (n for n, m in _supported(compiled, ov_device_name).items() if m == "RW"):
+        value = _get(compiled, ov_device_name, name)
+        where = call(ov_device_name, "CompiledModel.set_property", {name: value})
+        with no_error(where):
+            compiled.set_property({name: value})
+        assert_equal(P.to_string(_get(compiled, ov_device_name, name)), P.to_string(value), name, where)
+
+
+def test_execution_devices_name_this_device(ov_core: Any, ov_device_name: str) -> None:
+    """OVCompileModelGetExecutionDeviceTests.CanGetExecutionDeviceInfo (–): EXECUTION_DEVICES lists
+    this device (as DEV or DEV.<id>)."""
+    compiled = _compile(ov_core, ov_device_name)
+    where = call(ov_device_name, "CompiledModel.get_property", P.EXECUTION_DEVICES)
+    devices = [str(d) for d in _get(compiled, ov_device_name, P.EXECUTION_DEVICES)]
+    assert_not_empty(devices, P.EXECUTION_DEVICES, where)
+    for device in devices:
+        assert_equal(device.split(".")[0], ov_device_name, "EXECUTION_DEVICES entry", where)
+
+
+def test_read_only_compiled_properties_refuse_writes(ov_core: Any, ov_device_name: str) -> None:
+    """(–) every compiled-model property listed RO refuses set_property."""
+    compiled = _compile(ov_core, ov_device_name)
+    for name in sorted(n for n, m in _supported(compiled, ov_device_name).items() if m == "RO"):
+        value = _get(compiled, ov_device_name, name)
+        assert_raises_ov_error(PropertyError, compiled.set_property, {name: value},
+                               call=call(ov_device_name, "CompiledModel.set_property", {name: value}))

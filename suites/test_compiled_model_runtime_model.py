@@ -1,0 +1,53 @@
+"""The runtime (execution) model (``ov_compiled_model`` entity): ``import_export.hpp``'s
+OVCompiledModelGraphUniqueNodeNamesTest (O, per element type) and OVExecGraphSerializationTest (–).
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from typing import Any
+
+import pytest
+from ovconform.suites import _models
+
+import ovconform
+from ovconform.assertions import assert_equal, assert_in, assert_not_empty, call, no_error
+
+pytestmark = pytest.mark.entity("ov_compiled_model")
+
+#: The rt_info keys of every execution-graph layer (``ov::exec_model_info``).
+EXEC_KEYS = ("execOrder", "execTimeMcs", "layerType", "originalLayersNames", "outputLayouts", "outputPrecisions",
+             "primitiveType", "runtimePrecision")
+
+
+def _runtime(core: Any, device: str, dtype: str) -> Any:
+    model = _models.split_concat(dtype)
+    where = call(device, "CompiledModel.get_runtime_model", model.friendly_name, dtype)
+    with no_error(where):
+        return core.compile_model(model, device).get_runtime_model(), where
+
+
+@pytest.mark.parametrize("dtype", _models.ELEMENT_TYPES)
+def test_check_unique_node_names(ov_core: Any, ov_device_name: str, dtype: str) -> None:
+    """OVCompiledModelGraphUniqueNodeNamesTest.CheckUniqueNodeNames: unique friendly names, each
+    node with a layerType."""
+    runtime, where = _runtime(ov_core, ov_device_name, dtype)
+    names = [n.friendly_name for n in runtime.get_ordered_ops()]
+    assert_equal(sorted({n for n in names if names.count(n) > 1}), [], "duplicate node names", where)
+    for node in runtime.get_ordered_ops():
+        assert_in("layerType", node.get_rt_info(), f"rt_info keys of {node.friendly_name!r}", where)
+
+
+def test_exec_graph_serialization(ov_core: Any, ov_device_name: str) -> None:
+    """OVExecGraphSerializationTest.ExecutionGraph (–): the serialised runtime model has one
+    <layer> per node, each with the execution-info entries (names only; values are not compared)."""
+    runtime, where = _runtime(ov_core, ov_device_name, "f32")
+    with no_error(where + " -> serialize"):
+        xml, _ = ovconform.serialize(runtime)
+    layers = ET.fromstring(xml).findall("./layers/layer")
+    assert_equal(len(layers), len(runtime.get_ordered_ops()), "<layer> count", where)
+    for layer in layers:
+        keys = {e.get("name") for e in layer.findall("./rt_info/*")}
+        assert_not_empty(keys, f"rt_info of layer {layer.get('name')!r}", where)
+        missing = sorted(set(EXEC_KEYS) - keys)
+        assert_equal(missing, [], f"execution-info keys missing from layer {layer.get('name')!r}", where)

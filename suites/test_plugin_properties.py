@@ -1,0 +1,479 @@
+"""Plugin properties (``ov_plugin`` entity): OpenVINO's ``behavior/ov_plugin/properties_tests``.
+
+Rows of behaviours.md §1.1 covered here, with their scope:
+
+* OVPropertiesTests (M), OVPropertiesIncorrectTests (M), OVPropertiesDefaultTests (M),
+  OVPropertiesDefaultSupportedTests (O), OVBasicPropertiesTestsP (M);
+* OVCheckGetSupportedROMetricsPropsTests and OVCheckSetSupportedRWMetricsPropsTests /
+  OVCheckSetIncorrectRWMetricsPropsTests: the mandatory and optional value lists;
+* OVCheckMetricsPropsTests_ModelDependceProps (O), OVGetMetricPropsOptionalTest (O);
+* OVCompiledModelIncorrectDevice (M; counted under ov_plugin as in properties.hpp);
+* not in OpenVINO's conformance runner (–, optional here): core and compile properties together,
+  per-device-id configuration, unknown keys rejected by the plugin itself, read-only properties
+  refusing writes.
+
+M(HW) rows — the hardware-only mandatory read-only list (DEVICE_ARCHITECTURE, DEVICE_TYPE,
+EXECUTION_DEVICES, AVAILABLE_DEVICES, EXECUTION_MODE_HINT, INFERENCE_PRECISION_HINT),
+NUM_STREAMS round-trips, OVCheckChangePropComplieModleGetPropTests_DEVICE_ID and
+_InferencePrecision, OVGetMetricPropsTest and OVGetAvailableDevicesPropsTest — are treated as
+optional: REFERENCE is a software device. They skip (``requires_property``) when the device does
+not list the property.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from ovconform.suites import _models
+
+from ovconform import properties as P
+from ovconform.assertions import (
+    assert_equal,
+    assert_in,
+    assert_not_empty,
+    assert_property_type,
+    assert_raises_ov_error,
+    assert_that,
+    call,
+    fail,
+    no_error,
+)
+from ovconform.errors import NotFoundError, OVConformError, PropertyError
+from ovconform.ir import ALL_TYPES, Type
+
+pytestmark = pytest.mark.entity("ov_plugin")
+
+CONFIGS = [{}, {P.PERF_COUNT: False}, {P.PERFORMANCE_HINT: "LATENCY"}]
+CONFIG_IDS = ["empty", "PERF_COUNT=NO", "PERFORMANCE_HINT=LATENCY"]
+
+
+def _canonical(name: str, value: Any) -> str:
+    return P.to_string(P.parse_value(name, value))
+
+
+def _compile(core: Any, device: str, config: dict[str, Any] | None = None) -> Any:
+    model = _models.build("relu")
+    with no_error(call(device, "compile_model", model.friendly_name, config or {})):
+        return core.compile_model(model, device, config or {})
+
+
+# -- OVPropertiesTests / Incorrect / Default -------------------------------------------------------
+@pytest.mark.mandatory
+@pytest.mark.parametrize("config", CONFIGS, ids=CONFIG_IDS)
+def test_set_correct_properties(ov_core: Any, ov_device_name: str, config: dict[str, Any]) -> None:
+    """OVPropertiesTests.SetCorrectProperties: set_property(dev, props) does not throw."""
+    with no_error(call(ov_device_name, "set_property", config)):
+        ov_core.set_property(ov_device_name, config)
+
+
+@pytest.mark.mandatory
+@pytest.mark.parametrize("config", CONFIGS, ids=CONFIG_IDS)
+def test_can_set_property_and_check_get_property(ov_core: Any, ov_device_name: str, config: dict[str, Any]) -> None:
+    """OVPropertiesTests.canSetPropertyAndCheckGetProperty: each key reads back (non-empty, and equal)."""
+    with no_error(call(ov_device_name, "set_property", config)):
+        ov_core.set_property(ov_device_name, config)
+    for name, value in config.items():
+        where = call(ov_device_name, "get_property", name)
+        with no_error(where):
+            got = ov_core.get_property(ov_device_name, name)
+        assert_equal(P.to_string(got), _canonical(name, value), name, where)
+
+
+@pytest.mark.mandatory
+def test_set_properties_with_incorrect_key(ov_core: Any, ov_device_name: str) -> None:
+    """OVPropertiesIncorrectTests.SetPropertiesWithIncorrectKey: an unknown DEVICE_ID is refused."""
+    props = {P.DEVICE_ID: "UNSUPPORTED_DEVICE_ID_STRING"}
+    assert_raises_ov_error(PropertyError, ov_core.set_property, ov_device_name, props,
+                           call=call(ov_device_name, "set_property", props))
+
+
+DEFAULTS = [(P.PERF_COUNT, False), (P.PERFORMANCE_HINT, "LATENCY"), (P.PERFORMANCE_HINT_NUM_REQUESTS, 0)]
+
+
+@pytest.mark.mandatory
+@pytest.mark.parametrize(("name", "default"), DEFAULTS, ids=[n for n, _ in DEFAULTS])
+def test_check_default_values(ov_core: Any, ov_device_name: str, name: str, default: Any) -> None:
+    """OVPropertiesDefaultTests.CheckDefaultValues: the key is supported and has the expected default."""
+    where = call(ov_device_name, "get_property", name)
+    with no_error(where):
+        supported = ov_core.get_property(ov_device_name, P.SUPPORTED_PROPERTIES)
+        got = ov_core.get_property(ov_device_name, name)
+    assert_in(name, supported, "default property", call(ov_device_name, "get_property", P.SUPPORTED_PROPERTIES))
+    assert_equal(P.to_string(got), _canonical(name, default), f"default {name}", where)
+
+
+def test_can_set_default_value_back_to_plugin(ov_core: Any, ov_device_name: str) -> None:
+    """OVPropertiesDefaultSupportedTests.CanSetDefaultValueBackToPlugin: every supported property
+    reads non-empty, and a mutable one accepts its own value back."""
+    with no_error(call(ov_device_name, "get_property", P.SUPPORTED_PROPERTIES)):
+        supported = dict(ov_core.get_property(ov_device_name, P.SUPPORTED_PROPERTIES))
+    for name, mutability in sorted(supported.items()):
+        where = call(ov_device_name, "get_property", name)
+        with no_error(where):
+            value = ov_core.get_property(ov_device_name, name)
+        assert_that(value is not None, name, value, "a value", where)
+        if str(mutability) == "RW":
+            with no_error(call(ov_device_name, "set_property", {name: value})):
+                ov_core.set_property(ov_device_name, {name: value})
+
+
+# -- OVBasicPropertiesTestsP -----------------------------------------------------------------------
+@pytest.mark.mandatory
+def test_get_metric_throw_unsupported(ov_core: Any, ov_device_name: str) -> None:
+    """OVBasicPropertiesTestsP.GetMetricThrowUnsupported: an unknown property name throws."""
+    assert_raises_ov_error(PropertyError, ov_core.get_property, ov_device_name, "UNSUPPORTED_PROPERTY",
+                           call=call(ov_device_name, "get_property", "UNSUPPORTED_PROPERTY"))
+
+
+@pytest.mark.mandatory
+def test_set_config_all_throws(ov_core: Any, ov_device_name: str) -> None:
+    """OVBasicPropertiesTestsP.SetConfigAllThrows: a global unknown key makes get_versions(dev) throw."""
+
+    def set_then_get_versions() -> Any:
+        ov_core.set_property({"UNSUPPORTED_KEY": "4"})
+        return ov_core.get_versions(ov_device_name)
+
+    where = call(ov_device_name, "get_versions") + " after Core.set_property({'UNSUPPORTED_KEY': '4'})"
+    assert_raises_ov_error(PropertyError, set_then_get_versions, call=where)
+
+
+@pytest.mark.mandatory
+def test_set_config_for_unregistered_device_throws(ov_core: Any, ov_device_name: str) -> None:
+    """OVBasicPropertiesTestsP.SetConfigForUnRegisteredDeviceThrows."""
+    assert_raises_ov_error(NotFoundError, ov_core.set_property, "UNREGISTERED_DEVICE", {P.PERF_COUNT: True},
+                           call=call("UNREGISTERED_DEVICE", "set_property", {P.PERF_COUNT: True}))
+
+
+@pytest.mark.mandatory
+def test_get_versions_by_device_class_no_throw(ov_core: Any, ov_device_name: str) -> None:
+    """OVBasicPropertiesTestsP.getVersionsByDeviceClassNoThrow."""
+    where = call(ov_device_name, "get_versions")
+    with no_error(where):
+        versions = ov_core.get_versions(ov_device_name)
+    assert_in(ov_device_name, versions, "get_versions key", where)
+
+
+@pytest.mark.mandatory
+def test_get_versions_by_exact_device_no_throw(ov_core: Any, ov_device_name: str) -> None:
+    """OVBasicPropertiesTestsP.getVersionsByExactDeviceNoThrow: for every available DEVICE[.id]."""
+    with no_error(call("Core", "get_available_devices")):
+        devices = [d for d in ov_core.get_available_devices() if d.split(".")[0] == ov_device_name]
+    for device in devices:
+        where = call(device, "get_versions")
+        with no_error(where):
+            versions = ov_core.get_versions(device)
+        assert_equal(list(versions), [ov_device_name], "get_versions keys", where)
+
+
+@pytest.mark.mandatory
+def test_set_unknown_property_throws(ov_core: Any, ov_device_name: str) -> None:
+    """Beyond OpenVINO's list: the plugin itself refuses an unknown property name in set_property."""
+    props = {"UNSUPPORTED_KEY": "4"}
+    assert_raises_ov_error(PropertyError, ov_core.set_property, ov_device_name, props,
+                           call=call(ov_device_name, "set_property", props), match="UNSUPPORTED_KEY")
+
+
+# -- OVCheckGetSupportedROMetricsPropsTests --------------------------------------------------------
+RO_TYPES: dict[str, type | tuple[type, ...]] = {
+    P.FULL_DEVICE_NAME: str, P.DEVICE_ARCHITECTURE: str, P.DEVICE_TYPE: str, P.EXECUTION_DEVICES: (list, tuple),
+    P.AVAILABLE_DEVICES: (list, tuple), P.EXECUTION_MODE_HINT: str, P.INFERENCE_PRECISION_HINT: Type,
+    P.LOADED_FROM_CACHE: bool, P.DEVICE_UUID: str, P.DEVICE_LUID: str, P.DEVICE_GOPS: dict,
+    P.DEVICE_THERMAL: (float, int),
+}
+RO_MANDATORY_HW = [P.DEVICE_ARCHITECTURE, P.DEVICE_TYPE, P.EXECUTION_DEVICES, P.AVAILABLE_DEVICES,
+                   P.EXECUTION_MODE_HINT, P.INFERENCE_PRECISION_HINT]
+RO_OPTIONAL = [P.LOADED_FROM_CACHE, P.DEVICE_UUID, P.DEVICE_LUID, P.DEVICE_GOPS, P.DEVICE_THERMAL]
+
+
+def _check_ro(core: Any, device: str, name: str) -> None:
+    __tracebackhide__ = True
+    with no_error(call(device, "get_property", P.SUPPORTED_PROPERTIES)):
+        supported = core.get_property(device, P.SUPPORTED_PROPERTIES)
+    assert_in(name, supported, "property", call(device, "get_property", P.SUPPORTED_PROPERTIES))
+    where = call(device, "get_property", name)
+    with no_error(where):
+        value = core.get_property(device, name)
+    assert_that(value is not None, name, value, "a value", where)
+    assert_property_type(value, RO_TYPES[name], name, where)
+    if name in (P.FULL_DEVICE_NAME, P.AVAILABLE_DEVICES, P.EXECUTION_DEVICES):
+        assert_not_empty(value, name, where)
+
+
+@pytest.mark.mandatory
+def test_get_supported_ro_property_full_device_name(ov_core: Any, ov_device_name: str) -> None:
+    """OVCheckGetSupportedROMetricsPropsTests.ChangeCorrectProperties (mandatory list: FULL_DEVICE_NAME)."""
+    _check_ro(ov_core, ov_device_name, P.FULL_DEVICE_NAME)
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.requires_property(n))
+                                  for n in RO_MANDATORY_HW + RO_OPTIONAL])
+def test_get_supported_ro_property(ov_core: Any, ov_device_name: str, name: str) -> None:
+    """OVCheckGetSupportedROMetricsPropsTests.ChangeCorrectProperties: the M(HW) and optional lists."""
+    _check_ro(ov_core, ov_device_name, name)
+
+
+# -- OVCheckSetSupportedRWMetricsPropsTests / OVCheckSetIncorrectRWMetricsPropsTests ------------------
+RW_MANDATORY = [(P.PERFORMANCE_HINT, "LATENCY"), (P.PERFORMANCE_HINT, "THROUGHPUT"),
+                (P.PERFORMANCE_HINT, "CUMULATIVE_THROUGHPUT"), (P.PERFORMANCE_HINT_NUM_REQUESTS, 1),
+                (P.EXECUTION_MODE_HINT, "PERFORMANCE"), (P.EXECUTION_MODE_HINT, "ACCURACY"),
+                (P.PERF_COUNT, True), (P.PERF_COUNT, False)]
+RW_OPTIONAL = [(P.NUM_STREAMS, 3), (P.INFERENCE_NUM_THREADS, 1), (P.COMPILATION_NUM_THREADS, 1),
+               (P.ENABLE_HYPER_THREADING, True), (P.ENABLE_HYPER_THREADING, False), (P.ENABLE_CPU_PINNING, True),
+               (P.ENABLE_CPU_PINNING, False), (P.SCHEDULING_CORE_TYPE, "ANY_CORE"),
+               (P.SCHEDULING_CORE_TYPE, "PCORE_ONLY"), (P.SCHEDULING_CORE_TYPE, "ECORE_ONLY"),
+               (P.ENABLE_MMAP, True), (P.ENABLE_MMAP, False),
+               *[(P.LOG_LEVEL, level.value) for level in P.LogLevel]]
+
+
+def _rw_id(item: tuple[str, Any]) -> str:
+    return f"{item[0]}={item[1]}"
+
+
+def _check_rw(core: Any, device: str, name: str, value: Any) -> None:
+    __tracebackhide__ = True
+    with no_error(call(device, "get_property", P.SUPPORTED_PROPERTIES)):
+        supported = dict(core.get_property(device, P.SUPPORTED_PROPERTIES))
+    assert_in(name, supported, "property", call(device, "get_property", P.SUPPORTED_PROPERTIES))
+    with no_error(call(device, "get_property", name)):
+        default = core.get_property(device, name)
+    assert_that(default is not None, f"default {name}", default, "a value", call(device, "get_property", name))
+    with no_error(call(device, "set_property", {name: value})):
+        core.set_property(device, {name: value})
+    _compile(core, device)
+    where = call(device, "get_property", name)
+    with no_error(where):
+        got = core.get_property(device, name)
+    assert_equal(P.to_string(got), _canonical(name, value), name, f"{where} after set_property({name}={value!r})")
+
+
+@pytest.mark.mandatory
+@pytest.mark.parametrize(("name", "value"), RW_MANDATORY, ids=[_rw_id(i) for i in RW_MANDATORY])
+def test_set_supported_rw_property_mandatory(ov_core: Any, ov_device_name: str, name: str, value: Any) -> None:
+    """OVCheckSetSupportedRWMetricsPropsTests.ChangeCorrectProperties (mandatory values)."""
+    _check_rw(ov_core, ov_device_name, name, value)
+
+
+@pytest.mark.parametrize(("name", "value"), [pytest.param(n, v, marks=pytest.mark.requires_property(n))
+                                             for n, v in RW_OPTIONAL], ids=[_rw_id(i) for i in RW_OPTIONAL])
+def test_set_supported_rw_property_optional(ov_core: Any, ov_device_name: str, name: str, value: Any) -> None:
+    """OVCheckSetSupportedRWMetricsPropsTests.ChangeCorrectProperties (optional values; NUM_STREAMS is M(HW))."""
+    _check_rw(ov_core, ov_device_name, name, value)
+
+
+RW_BAD_MANDATORY = [(P.PERFORMANCE_HINT, -1), (P.PERFORMANCE_HINT_NUM_REQUESTS, -10), (P.EXECUTION_MODE_HINT, 5),
+                    (P.PERF_COUNT, -1)]
+RW_BAD_OPTIONAL = [(P.NUM_STREAMS, -10), (P.INFERENCE_NUM_THREADS, -1), (P.COMPILATION_NUM_THREADS, -1),
+                   (P.ENABLE_HYPER_THREADING, -1), (P.ENABLE_CPU_PINNING, -1), (P.SCHEDULING_CORE_TYPE, -1),
+                   (P.ENABLE_MMAP, -10), (P.LOG_LEVEL, -3)]
+
+
+def _check_rw_incorrect(core: Any, device: str, name: str, value: Any) -> None:
+    __tracebackhide__ = True
+    with no_error(call(device, "get_property", P.SUPPORTED_PROPERTIES)):
+        supported = core.get_property(device, P.SUPPORTED_PROPERTIES)
+    assert_in(name, supported, "property", call(device, "get_property", P.SUPPORTED_PROPERTIES))
+    with no_error(call(device, "get_property", name)):
+        before = core.get_property(device, name)
+    assert_raises_ov_error(PropertyError, core.set_property, device, {name: value},
+                           call=call(device, "set_property", {name: value}), match=name)
+    where = call(device, "get_property", name)
+    with no_error(where):
+        after = core.get_property(device, name)
+    assert_equal(P.to_string(after), P.to_string(before), f"{name} after a refused write", where)
+    _compile(core, device)
+
+
+@pytest.mark.mandatory
+@pytest.mark.parametrize(("name", "value"), RW_BAD_MANDATORY, ids=[_rw_id(i) for i in RW_BAD_MANDATORY])
+def test_set_incorrect_rw_property_mandatory(ov_core: Any, ov_device_name: str, name: str, value: Any) -> None:
+    """OVCheckSetIncorrectRWMetricsPropsTests.ChangeIncorrectProperties (mandatory values)."""
+    _check_rw_incorrect(ov_core, ov_device_name, name, value)
+
+
+@pytest.mark.parametrize(("name", "value"), [pytest.param(n, v, marks=pytest.mark.requires_property(n))
+                                             for n, v in RW_BAD_OPTIONAL], ids=[_rw_id(i) for i in RW_BAD_OPTIONAL])
+def test_set_incorrect_rw_property_optional(ov_core: Any, ov_device_name: str, name: str, value: Any) -> None:
+    """OVCheckSetIncorrectRWMetricsPropsTests.ChangeIncorrectProperties (optional values; NUM_STREAMS is M(HW))."""
+    _check_rw_incorrect(ov_core, ov_device_name, name, value)
+
+
+# -- M(HW) groups, optional here -------------------------------------------------------------------
+def _ids(core: Any, device: str) -> list[str]:
+    with no_error(call(device, "get_property", P.AVAILABLE_DEVICES)):
+        return [str(i) for i in core.get_property(device, P.AVAILABLE_DEVICES)]
+
+
+@pytest.mark.requires_property(P.DEVICE_ID)
+def test_change_device_id_compile_and_get(ov_core: Any, ov_device_name: str) -> None:
+    """OVCheckChangePropComplieModleGetPropTests_DEVICE_ID.ChangeCorrectDeviceProperties (M(HW))."""
+    for device_id in _ids(ov_core, ov_device_name):
+        args = {P.DEVICE_ID: device_id} if device_id else {}
+        where = call(ov_device_name, "get_property", P.FULL_DEVICE_NAME, args)
+        with no_error(where):
+            full_name = ov_core.get_plugin(ov_device_name).get_property(P.FULL_DEVICE_NAME, args)
+        assert_not_empty(full_name, P.FULL_DEVICE_NAME, where)
+        if not device_id:
+            continue
+        with no_error(call(ov_device_name, "set_property", args)):
+            ov_core.set_property(ov_device_name, args)
+        _compile(ov_core, ov_device_name)
+        got = ov_core.get_property(ov_device_name, P.DEVICE_ID)
+        assert_equal(str(got), device_id, P.DEVICE_ID, call(ov_device_name, "get_property", P.DEVICE_ID))
+
+
+@pytest.mark.requires_property(P.INFERENCE_PRECISION_HINT)
+@pytest.mark.parametrize("element_type", [t.name for t in ALL_TYPES])
+def test_inference_precision_accepted_or_explained(ov_core: Any, ov_device_name: str, element_type: str) -> None:
+    """OVCheckChangePropComplieModleGetPropTests_InferencePrecision (M(HW)): an accepted type reads
+    back; a refused one says "Wrong value"/"Unsupported precision" and lists "Supported values"."""
+    props = {P.INFERENCE_PRECISION_HINT: element_type}
+    where = call(ov_device_name, "set_property", props)
+    try:
+        ov_core.set_property(ov_device_name, props)
+    except PropertyError as e:
+        text = str(e)
+        assert_that(("Wrong value" in text or "Unsupported precision" in text) and "Supported values" in text,
+                    "refusal message", text, "a message with 'Wrong value' (or 'Unsupported precision') and "
+                    "'Supported values'", where)
+        return
+    except OVConformError as e:
+        fail("error", f"{type(e).__name__}: {e}", "success or PropertyError", where)
+    got = ov_core.get_property(ov_device_name, P.INFERENCE_PRECISION_HINT)
+    assert_equal(P.to_string(got), element_type, P.INFERENCE_PRECISION_HINT, where)
+
+
+@pytest.mark.requires_property(P.INFERENCE_PRECISION_HINT)
+def test_inference_precision_at_least_one_accepted(ov_core: Any, ov_device_name: str) -> None:
+    """OVCheckChangePropComplieModleGetPropTests_InferencePrecision (M(HW)): some type is accepted."""
+    accepted = []
+    for t in ALL_TYPES:
+        try:
+            ov_core.set_property(ov_device_name, {P.INFERENCE_PRECISION_HINT: t.name})
+            accepted.append(t.name)
+        except PropertyError:
+            continue
+    assert_not_empty(accepted, "accepted INFERENCE_PRECISION_HINT values",
+                     call(ov_device_name, "set_property", "INFERENCE_PRECISION_HINT=<each type>"))
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.requires_property(n))
+                                  for n in (P.OPTIMAL_BATCH_SIZE, P.MAX_BATCH_SIZE)])
+def test_model_dependent_property(ov_core: Any, ov_device_name: str, name: str) -> None:
+    """OVCheckMetricsPropsTests_ModelDependceProps.ChangeCorrectDeviceProperties (O)."""
+    where = call(ov_device_name, "get_property", name)
+    with no_error(where):
+        value = ov_core.get_property(ov_device_name, name)
+    assert_property_type(value, int, name, where)
+    assert_that(value >= 1, name, value, ">= 1", where)
+
+
+@pytest.mark.requires_property(P.AVAILABLE_DEVICES)
+def test_available_devices_and_full_names(ov_core: Any, ov_device_name: str) -> None:
+    """OVGetMetricPropsTest.GetMetricAndPrintNoThrow_AVAILABLE_DEVICES and
+    GetMetriDeviceFullNameWithoutAdditionalTerminatorChars (M(HW))."""
+    ids = _ids(ov_core, ov_device_name)
+    assert_not_empty(ids, P.AVAILABLE_DEVICES, call(ov_device_name, "get_property", P.AVAILABLE_DEVICES))
+    for device_id in ids:
+        args = {P.DEVICE_ID: device_id} if device_id else {}
+        where = call(ov_device_name, "get_property", P.FULL_DEVICE_NAME, args)
+        with no_error(where):
+            name = ov_core.get_plugin(ov_device_name).get_property(P.FULL_DEVICE_NAME, args)
+        assert_not_empty(name, P.FULL_DEVICE_NAME, where)
+        assert_that("\x00" not in name, P.FULL_DEVICE_NAME, name, "no embedded NUL", where)
+
+
+@pytest.mark.requires_property(P.OPTIMIZATION_CAPABILITIES)
+def test_optimization_capabilities_values(ov_core: Any, ov_device_name: str) -> None:
+    """OVGetMetricPropsTest.GetMetricAndPrintNoThrow_OPTIMIZATION_CAPABILITIES (M(HW))."""
+    where = call(ov_device_name, "get_property", P.OPTIMIZATION_CAPABILITIES)
+    with no_error(where):
+        caps = ov_core.get_property(ov_device_name, P.OPTIMIZATION_CAPABILITIES)
+    # OpenVINO's values, plus the harness's own REMOTE_CONTEXT declaration (see test_plugin_remote).
+    allowed = [c.value for c in P.Capability] + ["REMOTE_CONTEXT"]
+    for cap in caps:
+        assert_in(str(cap), allowed, "OPTIMIZATION_CAPABILITIES entry", where)
+
+
+@pytest.mark.requires_property(P.RANGE_FOR_ASYNC_INFER_REQUESTS)
+def test_range_for_async_infer_requests(ov_core: Any, ov_device_name: str) -> None:
+    """OVGetMetricPropsOptionalTest.GetMetricAndPrintNoThrow_RANGE_FOR_ASYNC_INFER_REQUESTS (O)."""
+    where = call(ov_device_name, "get_property", P.RANGE_FOR_ASYNC_INFER_REQUESTS)
+    with no_error(where):
+        value = tuple(ov_core.get_property(ov_device_name, P.RANGE_FOR_ASYNC_INFER_REQUESTS))
+    assert_equal(len(value), 3, "len(RANGE_FOR_ASYNC_INFER_REQUESTS)", where)
+    start, end, step = value
+    assert_that(1 <= start <= end and step >= 1, P.RANGE_FOR_ASYNC_INFER_REQUESTS, value,
+                "(start, end, step) with 1 <= start <= end and step >= 1", where)
+
+
+@pytest.mark.requires_property(P.RANGE_FOR_STREAMS)
+def test_range_for_streams(ov_core: Any, ov_device_name: str) -> None:
+    """OVGetMetricPropsOptionalTest.GetMetricAndPrintNoThrow_RANGE_FOR_STREAMS (O)."""
+    where = call(ov_device_name, "get_property", P.RANGE_FOR_STREAMS)
+    with no_error(where):
+        value = tuple(ov_core.get_property(ov_device_name, P.RANGE_FOR_STREAMS))
+    assert_equal(len(value), 2, "len(RANGE_FOR_STREAMS)", where)
+    assert_that(1 <= value[0] <= value[1], P.RANGE_FOR_STREAMS, value, "(start, end) with 1 <= start <= end", where)
+
+
+def test_get_available_devices_contains_target(ov_core: Any, ov_device_name: str) -> None:
+    """OVGetAvailableDevicesPropsTest.GetAvailableDevicesNoThrow (M(HW))."""
+    where = call("Core", "get_available_devices")
+    with no_error(where):
+        devices = ov_core.get_available_devices()
+    bases = [d.split(".")[0] for d in devices]
+    assert_in(ov_device_name, bases, "target device", where)
+
+
+# -- OVCompiledModelIncorrectDevice (ov_plugin_mandatory) -------------------------------------------
+@pytest.mark.mandatory
+@pytest.mark.parametrize("suffix", [".10", None], ids=["DEV.10", "empty_name"])
+def test_cannot_compile_model_with_incorrect_device(ov_core: Any, ov_device_name: str, suffix: str | None) -> None:
+    """OVCompiledModelIncorrectDevice.CanNotCompileModelWithIncorrectDeviceID / CanNotCompileModelWithEmpty."""
+    device = "" if suffix is None else ov_device_name + suffix
+    model = _models.build("relu")
+    assert_raises_ov_error(OVConformError, ov_core.compile_model, model, device,
+                           call=call(device or "''", "compile_model", model.friendly_name))
+
+
+# -- not in OpenVINO's conformance runner -----------------------------------------------------------
+def test_core_and_compile_properties_work_together(ov_core: Any, ov_device_name: str) -> None:
+    """OVSetPropComplieModleGetPropTests.SetPropertyAndComplieModelWithPropsWorkCorrectTogeter (–)."""
+    with no_error(call(ov_device_name, "set_property", {P.PERF_COUNT: True})):
+        ov_core.set_property(ov_device_name, {P.PERF_COUNT: True})
+    compiled = _compile(ov_core, ov_device_name, {P.PERFORMANCE_HINT: "THROUGHPUT"})
+    for name, want in ((P.PERF_COUNT, True), (P.PERFORMANCE_HINT, "THROUGHPUT")):
+        where = call(ov_device_name, "CompiledModel.get_property", name)
+        with no_error(where):
+            got = compiled.get_property(name)
+        assert_equal(P.to_string(got), _canonical(name, want), name, where)
+
+
+@pytest.mark.requires_property(P.DEVICE_ID)
+def test_per_device_id_configuration(ov_core: Any, ov_device_name: str) -> None:
+    """OVSpecificDeviceSetConfigTest / OVClassSetDefaultDeviceIDPropTest (–): a value set for
+    ``DEV.<id>`` applies to that id only and reaches models compiled on it."""
+    device_id = str(ov_core.get_property(ov_device_name, P.DEVICE_ID))
+    if not device_id:
+        pytest.skip(f"{ov_device_name}: DEVICE_ID is '' (get_property), so there is no DEV.<id> to configure")
+    target = f"{ov_device_name}.{device_id}"
+    with no_error(call(target, "set_property", {P.PERF_COUNT: True})):
+        ov_core.set_property(target, {P.PERF_COUNT: True})
+    assert_equal(ov_core.get_property(target, P.PERF_COUNT), True, P.PERF_COUNT,
+                 call(target, "get_property", P.PERF_COUNT))
+    assert_equal(ov_core.get_property(ov_device_name, P.PERF_COUNT), False, P.PERF_COUNT,
+                 call(ov_device_name, "get_property", P.PERF_COUNT) + " after setting it for " + target)
+    compiled = _compile(ov_core, target)
+    assert_equal(compiled.get_property(P.PERF_COUNT), True, P.PERF_COUNT,
+                 call(target, "CompiledModel.get_property", P.PERF_COUNT))
+
+
+def test_read_only_properties_refuse_writes(ov_core: Any, ov_device_name: str) -> None:
+    """(–) every property SUPPORTED_PROPERTIES marks RO refuses set_property, even with its own value."""
+    with no_error(call(ov_device_name, "get_property", P.SUPPORTED_PROPERTIES)):
+        supported = dict(ov_core.get_property(ov_device_name, P.SUPPORTED_PROPERTIES))
+    for name in sorted(n for n, m in supported.items() if str(m) == "RO"):
+        value = ov_core.get_property(ov_device_name, name)
+        assert_raises_ov_error(PropertyError, ov_core.set_property, ov_device_name, {name: value},
+                               call=call(ov_device_name, "set_property", {name: value}))

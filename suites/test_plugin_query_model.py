@@ -1,0 +1,135 @@
+"""query_model (``ov_plugin`` entity): OpenVINO's ``behavior/ov_plugin/query_model.hpp``.
+
+* OVClassModelTestP: QueryModelActualNoThrow, QueryModelWithKSO — M.
+* OVClassQueryModelTest: QueryModelWithMatMul, the ``DEV.<id>`` query (the intent of
+  QueryModelHETEROWithDeviceIDNoThrow; there is no HETERO here), QueryModelWithBigDeviceIDThrows,
+  QueryModelWithInvalidDeviceIDThrows — M(HW), optional here: REFERENCE is a software device.
+* Beyond OpenVINO (–, optional): every op of every suite model is reported, the answer names the
+  device, and what query_model declares supported really compiles and computes the right numbers
+  (harness-notes: "declared supported but failed" is its own failure).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+from ovconform.suites import _models
+
+from ovconform import Model
+from ovconform import opset as ops
+from ovconform import properties as P
+from ovconform.assertions import (
+    assert_in,
+    assert_not_empty,
+    assert_outputs_close,
+    assert_raises_ov_error,
+    call,
+    no_error,
+)
+from ovconform.errors import OVConformError
+
+pytestmark = pytest.mark.entity("ov_plugin")
+
+
+def _query(core: Any, device: str, model: Model) -> dict[str, str]:
+    where = call(device, "query_model", model.friendly_name)
+    with no_error(where):
+        return dict(core.query_model(model, device))
+
+
+def _assert_all_supported(core: Any, device: str, model: Model) -> None:
+    __tracebackhide__ = True
+    answer = _query(core, device, model)
+    where = call(device, "query_model", model.friendly_name)
+    for node in model.get_ordered_ops():
+        assert_in(node.friendly_name, answer, f"supported op ({node.type_name})", where)
+
+
+@pytest.mark.mandatory
+def test_query_model_actual_no_throw(ov_core: Any, ov_device_name: str) -> None:
+    """OVClassModelTestP.QueryModelActualNoThrow."""
+    model = _models.build("split_conv_concat")
+    assert_not_empty(_query(ov_core, ov_device_name, model), "query_model answer",
+                     call(ov_device_name, "query_model", model.friendly_name))
+
+
+@pytest.mark.mandatory
+def test_query_model_with_kso(ov_core: Any, ov_device_name: str) -> None:
+    """OVClassModelTestP.QueryModelWithKSO: every op of the KSO model is supported."""
+    _assert_all_supported(ov_core, ov_device_name, _models.build("kso"))
+
+
+def test_query_model_with_matmul(ov_core: Any, ov_device_name: str) -> None:
+    """OVClassQueryModelTest.QueryModelWithMatMul (M(HW)): ShapeOf/Gather/Concat/Reshape/MatMul."""
+    _assert_all_supported(ov_core, ov_device_name, _models.build("shapeof_matmul"))
+
+
+@pytest.mark.requires_property(P.DEVICE_ID)
+def test_query_model_with_device_id(ov_core: Any, ov_device_name: str) -> None:
+    """OVClassQueryModelTest.QueryModelHETEROWithDeviceIDNoThrow's intent (M(HW)): ``DEV.<id>`` works
+    (plain ``DEV`` for a device whose DEVICE_ID is empty: it has no ``DEV.<id>`` form)."""
+    device_id = str(ov_core.get_property(ov_device_name, P.DEVICE_ID))
+    device = f"{ov_device_name}.{device_id}" if device_id else ov_device_name
+    _assert_all_supported(ov_core, device, _models.build("relu"))
+
+
+@pytest.mark.parametrize("suffix", ["110", "l0"], ids=["big_id", "invalid_id"])
+def test_query_model_with_bad_device_id_throws(ov_core: Any, ov_device_name: str, suffix: str) -> None:
+    """OVClassQueryModelTest.QueryModelWithBigDeviceIDThrows / QueryModelWithInvalidDeviceIDThrows (M(HW))."""
+    device = f"{ov_device_name}.{suffix}"
+    model = _models.build("relu")
+    assert_raises_ov_error(OVConformError, ov_core.query_model, model, device,
+                           call=call(device, "query_model", model.friendly_name))
+
+
+@pytest.mark.parametrize("name", sorted(set(_models.CASES) - {"kso"}))
+def test_query_model_reports_every_op(ov_core: Any, ov_device_name: str, name: str) -> None:
+    """(–) every op of each suite model is reported supported, and each answer names this device."""
+    model = _models.build(name)
+    _assert_all_supported(ov_core, ov_device_name, model)
+    where = call(ov_device_name, "query_model", model.friendly_name)
+    for op, target in _query(ov_core, ov_device_name, model).items():
+        assert_in(str(target).split(".")[0], [ov_device_name], f"device answered for {op!r}", where)
+
+
+def _single_op(name: str, build: Callable[[Any], Any]) -> Model:
+    x = ops.parameter([2, 3], np.float32, name="data")
+    x.output(0).set_names({"data"})
+    node = build(x)
+    node.set_friendly_name(f"{name}_op")
+    return Model([node], [x], f"single_{name}")
+
+
+SINGLE_OPS: dict[str, tuple[Callable[[Any], Any], Callable[[np.ndarray], np.ndarray]]] = {
+    "relu": (ops.relu, lambda x: np.maximum(x, np.float32(0))),
+    "sigmoid": (ops.sigmoid, lambda x: (1 / (1 + np.exp(-x))).astype(np.float32)),
+    "tanh": (ops.tanh, np.tanh),
+    "exp": (ops.exp, np.exp),
+    "abs": (ops.abs, np.abs),
+    "softmax": (lambda x: ops.softmax(x, 1),
+                lambda x: (np.exp(x) / np.exp(x).sum(1, keepdims=True)).astype(np.float32)),
+    "transpose": (lambda x: ops.transpose(x, ops.constant(np.array([1, 0], np.int64))), lambda x: x.T),
+    "reduce_sum": (lambda x: ops.reduce_sum(x, ops.constant(np.array([1], np.int64)), False), lambda x: x.sum(1)),
+}
+
+
+@pytest.mark.parametrize("op", sorted(SINGLE_OPS))
+def test_query_model_claims_only_what_runs(ov_core: Any, ov_device_name: str, op: str,
+                                           record_ov_fact: Callable[[str, Any], None]) -> None:
+    """(–) an op query_model declares supported compiles and computes the oracle's numbers; an op it
+    leaves out is declared not-supported, not wrong: recorded as the fact ``query_model_supported``."""
+    build, oracle = SINGLE_OPS[op]
+    model = _single_op(op, build)
+    answer = _query(ov_core, ov_device_name, model)
+    record_ov_fact("query_model_supported", f"{op}_op" in answer)
+    if f"{op}_op" not in answer:
+        return
+    where = call(ov_device_name, "compile_model+infer", model.friendly_name) + \
+        f" (query_model declared {op}_op supported)"
+    x = np.random.default_rng(3).standard_normal((2, 3)).astype(np.float32)
+    with no_error(where):
+        result = ov_core.compile_model(model, ov_device_name).create_infer_request().infer({"data": x})
+    assert_outputs_close(list(result.values())[0], oracle(x), f"{op} output", where, rtol=1e-5, atol=1e-6)

@@ -1,0 +1,76 @@
+"""Remote contexts and tensors (``ov_plugin`` entity): ``behavior/ov_plugin/remote.hpp`` OVRemoteTest (–).
+
+A device declares remote-context support with the ``REMOTE_CONTEXT`` entry in
+OPTIMIZATION_CAPABILITIES (there is no standard declaration in OpenVINO; without it these tests
+skip with that reason).
+
+* canCreateRemote: the default context and a created one name the device and report their params.
+* remoteTensorAsTensor: a remote tensor's element type and shape are readable, its host data is not.
+* inferWithRemoteNoThrow: inference with a remote input and a remote output; the output, copied
+  back to the host, is right.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from ovconform.suites import _models
+
+from ovconform import Tensor
+from ovconform.assertions import (
+    assert_equal,
+    assert_outputs_close,
+    assert_property_type,
+    assert_raises_ov_error,
+    call,
+    no_error,
+)
+from ovconform.errors import OVConformError
+from ovconform.ir import Type
+
+pytestmark = [pytest.mark.entity("ov_plugin"), pytest.mark.capability("REMOTE_CONTEXT")]
+
+
+def _contexts(core: Any, device: str) -> dict[str, Any]:
+    with no_error(call(device, "get_default_context/create_context")):
+        return {"default": core.get_default_context(device), "created": core.create_context(device, {})}
+
+
+def test_can_create_remote(ov_core: Any, ov_device_name: str) -> None:
+    """OVRemoteTest.canCreateRemote."""
+    for kind, context in _contexts(ov_core, ov_device_name).items():
+        where = call(ov_device_name, f"{kind} RemoteContext")
+        assert_equal(str(context.get_device_name()).split(".")[0], ov_device_name, "context device", where)
+        assert_property_type(context.get_params(), dict, "context params", where)
+
+
+def test_remote_tensor_as_tensor(ov_core: Any, ov_device_name: str) -> None:
+    """OVRemoteTest.remoteTensorAsTensor: type and shape readable, host data not."""
+    context = _contexts(ov_core, ov_device_name)["default"]
+    where = call(ov_device_name, "RemoteContext.create_tensor", "f32", [1, 3, 4, 4])
+    with no_error(where):
+        tensor = context.create_tensor(Type.f32, [1, 3, 4, 4])
+    assert_equal((tensor.get_element_type(), tuple(tensor.get_shape())), (Type.f32, (1, 3, 4, 4)),
+                 "(element type, shape)", where)
+    assert_property_type(tensor.get_params(), dict, "remote tensor params", where)
+    assert_raises_ov_error(OVConformError, lambda: tensor.data, call=where + ".data")
+
+
+def test_infer_with_remote_no_throw(ov_core: Any, ov_device_name: str) -> None:
+    """OVRemoteTest.inferWithRemoteNoThrow: remote input and output; the host copy is right."""
+    model = _models.build("relu")
+    context = _contexts(ov_core, ov_device_name)["default"]
+    x = np.random.default_rng(0).standard_normal((1, 3, 4, 4)).astype(np.float32)
+    where = call(ov_device_name, "InferRequest.infer") + " with remote input and output tensors"
+    with no_error(where):
+        request = ov_core.compile_model(model, ov_device_name).create_infer_request()
+        remote_in, remote_out = context.create_tensor(Type.f32, x.shape), context.create_tensor(Type.f32, x.shape)
+        remote_in.copy_from(Tensor(x))
+        request.set_tensor("data", remote_in)
+        request.set_tensor("relu", remote_out)
+        request.infer()
+        host = Tensor(Type.f32, x.shape)
+        remote_out.copy_to(host)
+    assert_outputs_close(host.data, np.maximum(x, np.float32(0)), "output copied to the host", where)

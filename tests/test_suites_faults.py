@@ -1,0 +1,228 @@
+"""The API suites have teeth: each deliberately broken device fails exactly the tests that check
+its fault, with messages that say what was got and what was expected, and nothing else.
+
+One pytest run (``-n 2``, from a temporary folder) tests REFERENCE and every device of
+``tests/plugins/faulty_devices.py`` together. REFERENCE's own failures (ideally none; see
+test_suites_reference) are the baseline a fault's failures are measured against.
+
+Selection, to keep the run short: the three slow modules (lifetime subprocesses, the wait and
+cancellation tests with their slow model) run only for REFERENCE, for the faults they concern,
+and for the :data:`FULL_SUITE` faults; those three faults run the *whole* suite, which shows that
+"nothing else fails" over every test (their node ids must equal REFERENCE's).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from plugins import faulty_devices
+
+#: On the child's PYTHONPATH as itself: putting ``tests/`` there would let the namespace folder
+#: ``tests/reference_plugin`` shadow the installed ``reference_plugin`` package.
+PLUGINS = Path(faulty_devices.__file__).resolve().parent
+
+FAIL = ("failed", "error", "crashed", "hanged")
+FULL_SUITE = ("CallbackCalledTwice", "SetTensorCopies", "ImportIgnoresBlob")
+LIFETIME = "test_plugin_lifetime"
+SLOW = ("test_infer_request_wait", "test_infer_request_cancellation")
+NEEDS_SLOW = ("CallbackNeverCalled", "WaitForZeroBlocks", "WaitForWrongBool", "BusyNotRaised", "CancelIgnored")
+
+CB, WAIT, IO = "test_infer_request_callback.py", "test_infer_request_wait.py", "test_infer_request_io_tensor.py"
+DYN, CHAIN = "test_infer_request_dynamic.py", "test_infer_request_chaining.py"
+IMPEX, CACHE = "test_compiled_model_import_export.py", "test_plugin_caching.py"
+PROPS = "test_plugin_properties.py"
+
+#: fault class -> patterns (``*`` wildcards, over node ids without the device) of the tests it must fail.
+EXPECTED: dict[str, list[str]] = {
+    "CallbackNeverCalled": [
+        f"{CB}::test_can_call_async_with_completion_callback", f"{CB}::test_callback_called_once_per_run",
+        f"{CB}::test_callback_exception_surfaces_from_wait", f"{CB}::test_callback_with_userdata",
+        f"{CB}::test_can_start_several_async_inside_completion_callback", f"{CB}::test_impl_does_not_copy_callback",
+        # these hold a run unfinished with a blocking callback, so they need the callback to run:
+        f"{CB}::test_wait_for_zero_is_false_while_running", f"{WAIT}::test_wait_for_zero_does_not_block",
+        f"{WAIT}::test_wait_for_timeout_while_unfinished",
+    ],
+    "CallbackCalledTwice": [
+        f"{CB}::test_can_call_async_with_completion_callback", f"{CB}::test_callback_called_once_per_run",
+        f"{CB}::test_callback_with_userdata", f"{CB}::test_impl_does_not_copy_callback",
+    ],
+    "WaitForZeroBlocks": [f"{CB}::test_wait_for_zero_is_false_while_running",
+                          f"{WAIT}::test_wait_for_zero_does_not_block"],
+    "WaitForWrongBool": [
+        f"{CB}::test_wait_for_zero_is_false_while_running", f"{WAIT}::test_async_infer_with_status_only_wait",
+        f"{WAIT}::test_can_wait_without_start_async", f"{WAIT}::test_wait_for_timeout_while_unfinished",
+        f"{WAIT}::test_wait_for_true_once_finished", f"{WAIT}::test_wait_for_zero_does_not_block",
+    ],
+    "BusyNotRaised": [f"{WAIT}::test_busy_during_run[*]"],
+    "CancelIgnored": ["test_infer_request_cancellation.py::test_cancel_stops_a_running_request"],
+    "SetTensorCopies": [
+        f"{IO}::test_can_set_and_get_tensor[*]", f"{IO}::test_get_after_set_does_not_change_tensor[*]",
+        f"{IO}::test_can_infer_with_set_in_out_tensors", f"{IO}::test_can_infer_after_io_tensor_reallocation",
+        f"{CHAIN}::test_static_output_to_static_input[input_as_output]",
+        f"{CHAIN}::test_dynamic_input_to_dynamic_output",
+        f"{DYN}::test_set_output_tensor_pre_allocated_memory[*]",
+        f"{DYN}::test_get_output_then_set_pre_allocated_output[*]",
+    ],
+    "ProfilingEmpty": ["test_infer_request_perf_counters.py::test_not_empty_after_run[*]",
+                       "test_infer_request_perf_counters.py::test_check_operation_in_profiling_info",
+                       "test_infer_request_perf_counters.py::test_counters_are_consistent_with_latency"],
+    "DynamicShapeWrong": [
+        # every dynamic test that infers with a batch other than 1 ...
+        f"{DYN}::test_infer_dynamic_network[*]", f"{DYN}::test_set_unexpected_output_tensor_before_infer[*]",
+        f"{DYN}::test_set_output_tensor_pre_allocated_memory[*]", f"{DYN}::test_set_output_shape_before_infer[*]",
+        f"{DYN}::test_get_output_then_set_pre_allocated_output[*]", f"{DYN}::test_infer_with_get_tensor[*]",
+        f"{DYN}::test_upper_bound_after_io_tensors_reshaping[*]", f"{DYN}::test_infer_with_get_tensor_2_times[*]",
+        f"{DYN}::test_infer_with_set_tensor[*]", f"{DYN}::test_infer_with_local_core[*]",
+        # ... the dynamic chains, and the one suite model whose output shape is [?, 4] (a Reshape
+        # to a computed shape), ShapeOfMatMul:
+        f"{CHAIN}::test_static_output_to_dynamic_input", f"{CHAIN}::test_dynamic_output_to_dynamic_input",
+        f"{CHAIN}::test_dynamic_input_to_dynamic_output", f"{CHAIN}::test_iteration_chaining",
+        "test_compiled_model_base.py::test_can_compile_model[shapeof_matmul]",
+        f"{CACHE}::test_compare_with_ref_impl[shapeof_matmul-f32]",
+    ],
+    "ImportIgnoresBlob": [
+        f"{IMPEX}::test_import_exported_function[*]", f"{IMPEX}::test_import_exported_small_functions[*]",
+        f"{IMPEX}::test_imported_model_computes_like_the_original[*]", f"{IMPEX}::test_import_from_a_binary_stream",
+        # a second compile with CACHE_DIR imports the cached blob:
+        f"{CACHE}::test_compare_with_ref_impl[*]", f"{CACHE}::test_compile_from_file_path",
+        f"{CACHE}::test_compile_from_memory[*]", "test_plugin_threading.py::test_compiled_model_cache_enabled",
+        f"{LIFETIME}.py::test_imported_loaded_tensor", f"{LIFETIME}.py::test_imported_create_request_with_core_removed",
+    ],
+    "QueryClaimsMissingOp": ["test_plugin_query_model.py::test_query_model_claims_only_what_runs[tanh]"],
+    "PropertyDoesNotReadBack": [f"{PROPS}::test_set_supported_rw_property_mandatory[PERFORMANCE_HINT=THROUGHPUT]",
+                                f"{PROPS}::test_set_supported_rw_property_mandatory[PERFORMANCE_HINT=CUMULATIVE_THROUGHPUT]"],
+    "ReadOnlyPropertySettable": [f"{PROPS}::test_read_only_properties_refuse_writes"],
+    "UnknownPropertyAccepted": [f"{PROPS}::test_set_config_all_throws", f"{PROPS}::test_set_unknown_property_throws"],
+    "VersionEmpty": ["test_plugin_version.py::test_plugin_current_version_is_correct",
+                     "test_plugin_version.py::test_get_versions_non_empty"],
+}
+
+
+def _matches(nodeid: str, pattern: str) -> bool:
+    """``*`` matches anything; every other character (brackets included) matches itself."""
+    return re.fullmatch(".*".join(map(re.escape, pattern.split("*"))), nodeid) is not None
+
+
+def _device(fault: str) -> str:
+    return getattr(faulty_devices, fault).device_name
+
+
+def _selection() -> str:
+    """-k expression: the slow modules only for the devices that need them (device ids never
+    contain the module names, so a device name cannot select a module by accident)."""
+    lifetime_devices = ["REFERENCE", *(_device(f) for f in FULL_SUITE)]
+    slow_devices = [*lifetime_devices, *(_device(f) for f in NEEDS_SLOW)]
+    return (f"(not {LIFETIME} or {' or '.join(lifetime_devices)}) and "
+            f"(not ({' or '.join(SLOW)}) or {' or '.join(slow_devices)})")
+
+
+def _once(factory: pytest.TempPathFactory, name: str, compute: Callable[[Path], Any]) -> Any:
+    """``compute(folder)`` once per session, even under xdist (workers share the result through a
+    JSON file next to their temporary folders, behind a file lock)."""
+    root = factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    result = root / f"{name}.json"
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not result.exists():
+            folder = root / name
+            folder.mkdir(exist_ok=True)
+            result.write_text(json.dumps(compute(folder)))
+        return json.loads(result.read_text())
+
+
+def _strip(nodeid: str, device: str) -> str:
+    """The node id without the device parameter."""
+    if "[" not in nodeid:
+        return nodeid
+    head, _, params = nodeid.partition("[")
+    rest = [p for p in params[:-1].split("-") if p != device]
+    return f"{head}[{'-'.join(rest)}]" if rest else head
+
+
+def _run_all(workdir: Path) -> dict[str, list[dict[str, Any]]]:
+    specs = [f"--plugin=faulty_devices:{name}" for name in faulty_devices.FAULTS]
+    cmd = [sys.executable, "-m", "pytest", "--plugin=reference", *specs, "-q", "-p", "no:cacheprovider", "-n", "2",
+           "-k", _selection(), "--ovconform-test-timeout=120", f"--ovconform-report-dir={workdir / 'reports'}"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_CURRENT"))}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PLUGINS), os.environ.get("PYTHONPATH")]))
+    proc = subprocess.run(cmd, cwd=workdir, env=env, capture_output=True, text=True, timeout=1500, check=False)
+    out: dict[str, list[dict[str, Any]]] = {}
+    for device in ["REFERENCE", *(_device(f) for f in faulty_devices.FAULTS)]:
+        path = workdir / "reports" / device / "conformance.json"
+        assert path.exists(), f"no report for {device}; pytest said:\n{proc.stdout[-3000:]}\n{proc.stderr[-2000:]}"
+        out[device] = json.loads(path.read_text())["records"]
+    return out
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, Any]]]:
+    """Run everything once (per session, also under xdist); ``{device: records}``."""
+    return _once(tmp_path_factory, "fault_run", _run_all)
+
+
+def _failing(records: list[dict[str, Any]], device: str) -> set[str]:
+    return {_strip(r["nodeid"], device) for r in records if r["status"] in FAIL}
+
+
+def _baseline(reports: dict[str, list[dict[str, Any]]]) -> set[str]:
+    return _failing(reports["REFERENCE"], "REFERENCE")
+
+
+def test_table_covers_every_fault() -> None:
+    assert set(EXPECTED) == set(faulty_devices.FAULTS)
+    assert len(EXPECTED) >= 10
+    modules = {p.split("::")[0] for patterns in EXPECTED.values() for p in patterns}
+    assert len(modules) >= 8, f"the faults reach only {sorted(modules)}"
+    assert set(FULL_SUITE) <= set(EXPECTED) and set(NEEDS_SLOW) <= set(EXPECTED)
+
+
+@pytest.mark.parametrize("fault", sorted(faulty_devices.FAULTS))
+def test_fault_fails_exactly_its_tests(reports: dict[str, list[dict[str, Any]]], fault: str) -> None:
+    device = _device(fault)
+    ran = {_strip(r["nodeid"], device) for r in reports[device]}
+    expected = {n for n in ran if any(_matches(n, p) for p in EXPECTED[fault])}
+    for pattern in EXPECTED[fault]:
+        assert any(_matches(n, pattern) for n in ran), f"{fault}: pattern {pattern!r} matches no test"
+    failing = _failing(reports[device], device) - _baseline(reports)
+    assert failing == expected, (f"{fault} ({faulty_devices.FAULTS[fault]}):\n"
+                                 f"  failed but not expected: {sorted(failing - expected)}\n"
+                                 f"  expected but did not fail: {sorted(expected - failing)}")
+
+
+@pytest.mark.parametrize("fault", sorted(faulty_devices.FAULTS))
+def test_failure_messages_say_got_and_expected(reports: dict[str, list[dict[str, Any]]], fault: str) -> None:
+    device = _device(fault)
+    baseline = _baseline(reports)
+    for r in reports[device]:
+        if r["status"] in FAIL and _strip(r["nodeid"], device) not in baseline:
+            message = r["message"]
+            assert "but should be" in message and f"[{device}." in message, (
+                f"{r['nodeid']}: the message does not say what was got, what was expected and which call: "
+                f"{message[:500]!r}")
+
+
+@pytest.mark.parametrize("fault", FULL_SUITE)
+def test_full_suite_ran_for_some_faults(reports: dict[str, list[dict[str, Any]]], fault: str) -> None:
+    """For these faults the exact-set check above covers every test of the suite."""
+    device = _device(fault)
+    reference = {_strip(r["nodeid"], "REFERENCE") for r in reports["REFERENCE"]}
+    assert {_strip(r["nodeid"], device) for r in reports[device]} == reference
+    assert len(reference) >= 250
+
+
+def test_faults_are_not_crashes(reports: dict[str, list[dict[str, Any]]]) -> None:
+    """A fault shows as a failed assertion, never as a crash or hang of the harness."""
+    bad = [(d, r["nodeid"], r["status"]) for d, records in reports.items() for r in records
+           if r["status"] in ("crashed", "hanged", "error")]
+    assert bad == []

@@ -1,0 +1,152 @@
+"""The API suites on the REFERENCE device, run the way a user runs them.
+
+``pytest --plugin=reference`` is started in a subprocess from a temporary folder outside the
+repository (so the installed ``ovconform.suites`` are collected, not a source checkout), once
+serially and once with ``-n 2``; both runs happen at the same time to save wall time. The
+checks: at least 250 test instances, no failure (REFERENCE is the oracle), the
+conformance.json records (count, statuses, entities, scopes, skip reasons), and the same records
+from both runs once timings are ignored.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import ovconform.suites
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SUITES = Path(ovconform.suites.__file__).resolve().parent
+ENTITIES = {"ov_plugin", "ov_compiled_model", "ov_infer_request"}
+MIN_INSTANCES = 250
+VOLATILE = ("duration", "finished_at")
+
+
+def _once(factory: pytest.TempPathFactory, name: str, compute: Callable[[Path], Any]) -> Any:
+    """``compute(folder)`` once per session, even under xdist (workers share the result through a
+    JSON file next to their temporary folders, behind a file lock)."""
+    root = factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    result = root / f"{name}.json"
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not result.exists():
+            folder = root / name
+            folder.mkdir(exist_ok=True)
+            result.write_text(json.dumps(compute(folder)))
+        return json.loads(result.read_text())
+
+
+def _start(workdir: Path, name: str, extra: list[str]) -> tuple[subprocess.Popen[str], Path, float]:
+    report_dir = workdir / name
+    cmd = [sys.executable, "-m", "pytest", "--plugin=reference", "-q", "-p", "no:cacheprovider",
+           f"--ovconform-report-dir={report_dir}", *extra]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_CURRENT"))}
+    proc = subprocess.Popen(cmd, cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    return proc, report_dir, time.monotonic()
+
+
+def _both_runs(workdir: Path) -> dict[str, dict[str, Any]]:
+    started = {"serial": _start(workdir, "serial", []), "xdist": _start(workdir, "xdist", ["-n", "2"])}
+    out: dict[str, dict[str, Any]] = {}
+    for name, (proc, report_dir, t0) in started.items():
+        output, _ = proc.communicate(timeout=900)
+        report = report_dir / "REFERENCE" / "conformance.json"
+        out[name] = {"returncode": proc.returncode, "output": output, "seconds": time.monotonic() - t0,
+                     "report": json.loads(report.read_text()) if report.exists() else None, "cwd": str(workdir)}
+    return out
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    """Both runs: ``{"serial": {...}, "xdist": {...}}`` with returncode, output, seconds and report."""
+    return _once(tmp_path_factory, "reference_runs", _both_runs)
+
+
+def _doc(runs: dict[str, dict[str, Any]], name: str) -> dict[str, Any]:
+    doc = runs[name]["report"]
+    assert doc is not None, f"the {name} run wrote no conformance.json; output:\n{runs[name]['output'][-3000:]}"
+    return doc
+
+
+def test_runs_from_outside_the_repository(runs: dict[str, dict[str, Any]]) -> None:
+    cwd = Path(runs["serial"]["cwd"]).resolve()
+    assert REPO not in cwd.parents and cwd != REPO, f"the run's folder {cwd} is inside the repository {REPO}"
+    assert any(r["nodeid"].startswith("test_plugin_") for r in _doc(runs, "serial")["records"])
+
+
+@pytest.mark.parametrize("name", ["serial", "xdist"])
+def test_no_failures(runs: dict[str, dict[str, Any]], name: str) -> None:
+    """REFERENCE is the oracle: every mandatory and optional test passes or is skipped by a marker."""
+    doc = _doc(runs, name)
+    bad = [(r["nodeid"], r["status"], r["message"][:300]) for r in doc["records"] if r["status"] not in
+           ("passed", "skipped")]
+    assert bad == [], f"{len(bad)} test(s) did not pass on REFERENCE:\n" + "\n".join(map(str, bad))
+    assert runs[name]["returncode"] == 0, runs[name]["output"][-3000:]
+
+
+def test_enough_instances_per_entity_and_scope(runs: dict[str, dict[str, Any]]) -> None:
+    records = _doc(runs, "serial")["records"]
+    assert len(records) >= MIN_INSTANCES, f"{len(records)} test instances, but should be >= {MIN_INSTANCES}"
+    passed = [r for r in records if r["status"] == "passed"]
+    assert len(passed) >= MIN_INSTANCES, f"{len(passed)} passed instances, but should be >= {MIN_INSTANCES}"
+    counts = Counter((r["entity"], r["scope"]) for r in records)
+    for entity in ENTITIES:
+        for scope in ("mandatory", "optional"):
+            assert counts[(entity, scope)] >= 5, f"{entity}/{scope} has {counts[(entity, scope)]} instances: {counts}"
+
+
+def test_records_are_well_formed(runs: dict[str, dict[str, Any]]) -> None:
+    doc = _doc(runs, "serial")
+    records = doc["records"]
+    assert len({r["nodeid"] for r in records}) == len(records), "duplicate node ids in the records"
+    for r in records:
+        assert r["device"] == "REFERENCE", r
+        assert r["entity"] in ENTITIES, f"{r['nodeid']}: entity {r['entity']!r} not in {sorted(ENTITIES)}"
+        assert r["scope"] in ("mandatory", "optional"), r
+    summary = doc["summary"]
+    assert summary["total"] == len(records)
+    assert summary["statuses"] == dict(sorted(Counter(r["status"] for r in records).items()))
+    assert set(summary["entities"]) == ENTITIES
+
+
+def test_every_suite_module_ran(runs: dict[str, dict[str, Any]]) -> None:
+    modules = {p.name for p in SUITES.glob("test_*.py")}
+    seen = {r["nodeid"].split("::")[0] for r in _doc(runs, "serial")["records"]}
+    assert modules - seen == set(), f"suite modules without records: {sorted(modules - seen)}"
+
+
+def test_skips_name_what_is_missing_and_where_from(runs: dict[str, dict[str, Any]]) -> None:
+    """A skip comes from a marker and says which declaration lacks what (never a silent pass)."""
+    for r in _doc(runs, "serial")["records"]:
+        if r["status"] == "skipped":
+            message = r["message"]
+            assert message.startswith("REFERENCE: "), f"{r['nodeid']}: skip reason {message!r}"
+            assert "not in OPTIMIZATION_CAPABILITIES" in message or "not in SUPPORTED_PROPERTIES" in message, (
+                f"{r['nodeid']}: skip reason {message!r} does not say where the declaration came from")
+
+
+def test_xdist_run_gives_the_same_records(runs: dict[str, dict[str, Any]]) -> None:
+    def strip(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        return {r["nodeid"]: {k: v for k, v in r.items() if k not in VOLATILE} for r in doc["records"]}
+
+    serial, xdist = strip(_doc(runs, "serial")), strip(_doc(runs, "xdist"))
+    assert set(serial) == set(xdist), (f"only serial: {sorted(set(serial) - set(xdist))[:10]}; "
+                                       f"only -n 2: {sorted(set(xdist) - set(serial))[:10]}")
+    differ = [(n, serial[n], xdist[n]) for n in serial if serial[n] != xdist[n]]
+    assert differ == [], f"{len(differ)} record(s) differ between the serial and the -n 2 run: {differ[:3]}"
+
+
+def test_suite_is_fast(runs: dict[str, dict[str, Any]]) -> None:
+    """A loose guard (the target is under 60 s serial on 2 idle cores; both runs here share them)."""
+    assert runs["serial"]["seconds"] < 240, f"the serial run took {runs['serial']['seconds']:.0f} s"
