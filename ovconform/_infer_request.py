@@ -69,6 +69,13 @@ class VariableState:
         self._initial = Tensor(initial.data)
         self._state = Tensor(initial.data)
         self._lock = threading.Lock()
+        self._written = False
+
+    @property
+    def is_written(self) -> bool:
+        """False after construction and after :meth:`reset`: a ReadValue then uses its
+        initializer (or zeros) instead of this state; True once a value was set."""
+        return self._written
 
     @property
     def name(self) -> str:
@@ -97,10 +104,12 @@ class VariableState:
                                   f"got a value of {new.element_type}.")
         with self._lock:
             self._state = new
+            self._written = True
 
     def reset(self) -> None:
         with self._lock:
             self._state = Tensor(self._initial.data)
+            self._written = False
 
     def __repr__(self) -> str:
         return f"<VariableState {self._name!r} {self._state}>"
