@@ -279,9 +279,26 @@ class ExecutorManager:
         self._lock = threading.Lock()
         self._named: dict[str, StreamsExecutor] = {}
         self._streams: list[StreamsExecutor] = []
+        # Clears requested by finalizers. A finalizer may run inside the garbage collector on a
+        # thread that already holds self._lock (or an executor's lease lock): it must take no lock,
+        # so it only enqueues (SimpleQueue.put is reentrant) and the next manager call drains.
+        self._deferred: queue.SimpleQueue[str] = queue.SimpleQueue()
+
+    def clear_deferred(self, name: str) -> None:
+        """Forget executors called ``name`` at the next manager call; safe inside finalizers."""
+        self._deferred.put(name)
+
+    def _drain(self) -> None:
+        while True:
+            try:
+                name = self._deferred.get_nowait()
+            except queue.Empty:
+                return
+            self.clear(name)
 
     def get_executor(self, name: str) -> StreamsExecutor:
         """The single-stream executor called ``name`` (created on first request, then shared)."""
+        self._drain()
         with self._lock:
             ex = self._named.get(name)
             if ex is None or ex.is_shut_down:
@@ -291,6 +308,7 @@ class ExecutorManager:
     def get_idle_cpu_streams_executor(self, config: StreamsExecutorConfig) -> StreamsExecutor:
         """An executor with ``config`` that nobody holds a lease on, or a new one; the caller
         gets a lease and must :meth:`StreamsExecutor.release` it when done."""
+        self._drain()
         with self._lock:
             for ex in self._streams:
                 if ex.config == config and not ex.in_use and not ex.is_shut_down:
@@ -314,10 +332,12 @@ class ExecutorManager:
             ex._orphaned()
 
     def executors_number(self) -> int:
+        self._drain()
         with self._lock:
             return len(self._named) + len(self._streams)
 
     def names(self) -> list[str]:
+        self._drain()
         with self._lock:
             return sorted({*self._named, *(ex.name for ex in self._streams)})
 

@@ -313,6 +313,6 @@ class Plugin:
 
 
 def _clear_executors(manager: ExecutorManager, names: tuple[str, ...]) -> None:
-    for name in names:
-        manager.clear(name)
+    for name in names:  # runs as a finalizer: enqueue only, never take a lock here
+        manager.clear_deferred(name)
 

@@ -26,8 +26,7 @@ from typing import Any
 import pytest
 from plugins import faulty_devices
 
-#: On the child's PYTHONPATH as itself: putting ``tests/`` there would let the namespace folder
-#: ``tests/reference_plugin`` shadow the installed ``reference_plugin`` package.
+#: The folder of the faulty devices, put on the child's PYTHONPATH as itself.
 PLUGINS = Path(faulty_devices.__file__).resolve().parent
 
 FAIL = ("failed", "error", "crashed", "hanged")

@@ -8,7 +8,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from device_models import relu_chain_model
+from device_models import (
+    collect_garbage_after_each_test,  # noqa: F401 - autouse fixture
+    relu_chain_model,
+)
 
 import ovconform
 from ovconform import properties as P
@@ -22,11 +25,12 @@ PLUGIN_RO = {"SUPPORTED_PROPERTIES", "AVAILABLE_DEVICES", "FULL_DEVICE_NAME", "D
              "CACHING_PROPERTIES"}
 PLUGIN_RW = {"DEVICE_ID", "PERF_COUNT", "PERFORMANCE_HINT", "PERFORMANCE_HINT_NUM_REQUESTS",
              "INFERENCE_PRECISION_HINT", "EXECUTION_MODE_HINT", "NUM_STREAMS", "DISABLE_TRANSFORMATIONS",
-             "LOG_LEVEL", "EXCLUSIVE_ASYNC_REQUESTS"}
+             "LOG_LEVEL", "EXCLUSIVE_ASYNC_REQUESTS", "INFERENCE_NUM_THREADS", "MODEL_PRIORITY"}
 DEFAULTS: dict[str, Any] = {
     "DEVICE_ID": "0", "PERF_COUNT": False, "PERFORMANCE_HINT": "LATENCY", "PERFORMANCE_HINT_NUM_REQUESTS": 0,
     "INFERENCE_PRECISION_HINT": Type.f32, "EXECUTION_MODE_HINT": "ACCURACY", "NUM_STREAMS": 1,
     "DISABLE_TRANSFORMATIONS": False, "LOG_LEVEL": "LOG_NONE", "EXCLUSIVE_ASYNC_REQUESTS": False,
+    "INFERENCE_NUM_THREADS": 0, "MODEL_PRIORITY": "MEDIUM",
 }
 
 
@@ -92,6 +96,8 @@ def test_defaults(plugin: ReferencePlugin, name: str, default: Any) -> None:
     ("LOG_LEVEL", "LOG_DEBUG", "LOG_DEBUG"),
     ("EXCLUSIVE_ASYNC_REQUESTS", True, True),
     ("DEVICE_ID", "0", "0"),
+    ("INFERENCE_NUM_THREADS", 2, 2),
+    ("MODEL_PRIORITY", "HIGH", "HIGH"),
 ])
 def test_read_write_round_trip(plugin: ReferencePlugin, name: str, value: Any, expected: Any) -> None:
     plugin.set_property({name: value})
@@ -111,8 +117,11 @@ def test_read_write_round_trip(plugin: ReferencePlugin, name: str, value: Any, e
     ({"LOG_LEVEL": -3}, r"Wrong value -3 for property 'LOG_LEVEL'"),
     ({"DEVICE_ID": "1"}, r"has no such id. Supported values: \['0'\]"),
     ({"DEVICE_ID": "UNSUPPORTED_DEVICE_ID_STRING"}, r"no such id"),
-    ({"INFERENCE_NUM_THREADS": 1}, r"Unsupported property 'INFERENCE_NUM_THREADS'"),
-    ({"NOT_A_PROPERTY": 1}, r"Unsupported property 'NOT_A_PROPERTY'.*supported properties: AVAILABLE_DEVICES, CACHING_PROPERTIES"),
+    ({"COMPILATION_NUM_THREADS": 1}, r"Unsupported property 'COMPILATION_NUM_THREADS'"),
+    ({"INFERENCE_NUM_THREADS": -1}, r"Wrong value -1 for property 'INFERENCE_NUM_THREADS'"),
+    ({"MODEL_PRIORITY": -1}, r"Wrong value -1 for property 'MODEL_PRIORITY'"),
+    ({"NOT_A_PROPERTY": 1},
+     r"Unsupported property 'NOT_A_PROPERTY'.*supported properties: AVAILABLE_DEVICES, CACHING_PROPERTIES"),
     ({"FULL_DEVICE_NAME": "x"}, r"'FULL_DEVICE_NAME' .* is read-only"),
 ])
 def test_bad_writes_are_refused_and_change_nothing(plugin: ReferencePlugin, props: dict[str, Any],
@@ -161,7 +170,7 @@ def test_compiled_model_properties(plugin: ReferencePlugin) -> None:
     compiled = plugin.compile_model(relu_chain_model())
     assert compiled.get_property("SUPPORTED_PROPERTIES") == {
         "MODEL_NAME": "RO", "SUPPORTED_PROPERTIES": "RO", "EXECUTION_DEVICES": "RO", "LOADED_FROM_CACHE": "RO",
-        "OPTIMAL_NUMBER_OF_INFER_REQUESTS": "RO", "DEVICE_ID": "RW", "PERF_COUNT": "RW"}
+        "OPTIMAL_NUMBER_OF_INFER_REQUESTS": "RO", "DEVICE_ID": "RW", "PERF_COUNT": "RW", "PERFORMANCE_HINT": "RW"}
     assert compiled.get_property("MODEL_NAME") == "relu_chain"
     assert compiled.get_property("EXECUTION_DEVICES") == ["REFERENCE.0"]
     assert compiled.get_property("LOADED_FROM_CACHE") is False
@@ -169,8 +178,12 @@ def test_compiled_model_properties(plugin: ReferencePlugin) -> None:
     assert compiled.get_property("DEVICE_ID") == "0"
     compiled.set_property({"PERF_COUNT": True})
     assert compiled.get_property("PERF_COUNT") is True and compiled.profiling_enabled
-    with pytest.raises(PropertyError, match="'PERFORMANCE_HINT' .* is read-only"):
-        compiled.set_property({"PERFORMANCE_HINT": "THROUGHPUT"})
+    assert compiled.get_property("PERFORMANCE_HINT") == "LATENCY"
+    assert compiled.get_property("MODEL_PRIORITY") == "MEDIUM"  # readable, though not listed
+    compiled.set_property({"PERFORMANCE_HINT": "THROUGHPUT"})
+    assert compiled.get_property("PERFORMANCE_HINT") == "THROUGHPUT"
+    with pytest.raises(PropertyError, match="'NUM_STREAMS' .* is read-only"):
+        compiled.set_property({"NUM_STREAMS": 2})
     with pytest.raises(PropertyError, match="Unsupported property 'abc'"):
         compiled.set_property({"abc": "def"})
     with pytest.raises(PropertyError, match="Unsupported property 'unsupported_property'"):
@@ -209,8 +222,11 @@ def test_log_level_controls_compile_logging(plugin: ReferencePlugin, caplog: pyt
     assert any("ConstantFolding changed 0 node(s)" in m for m in messages)
 
 
-def test_execution_mode_and_precision_hints_reach_the_compiled_model(plugin: ReferencePlugin) -> None:
+def test_compile_time_values_read_back_on_the_compiled_model(plugin: ReferencePlugin) -> None:
     compiled = plugin.compile_model(relu_chain_model(), {"EXECUTION_MODE_HINT": "PERFORMANCE",
-                                                         "INFERENCE_PRECISION_HINT": np.float16})
+                                                         "INFERENCE_PRECISION_HINT": np.float16,
+                                                         "MODEL_PRIORITY": "LOW", "INFERENCE_NUM_THREADS": 2})
     assert compiled.get_property("EXECUTION_MODE_HINT") == "PERFORMANCE"
     assert compiled.get_property("INFERENCE_PRECISION_HINT") == Type.f16
+    assert compiled.get_property("MODEL_PRIORITY") == "LOW"
+    assert compiled.task_executor.config.threads_per_stream == 2  # type: ignore[attr-defined]

@@ -6,7 +6,15 @@ from typing import Any
 
 import numpy as np
 import pytest
-from device_models import hide_kernel, mixed_expected, mixed_model, rand, relu_chain_model, two_input_model
+from device_models import (
+    collect_garbage_after_each_test,  # noqa: F401 - autouse fixture
+    hide_kernel,
+    mixed_expected,
+    mixed_model,
+    rand,
+    relu_chain_model,
+    two_input_model,
+)
 
 import ovconform
 from ovconform import opset as ops
@@ -53,7 +61,7 @@ def test_ports_keep_the_original_parameters_and_results(plugin: ReferencePlugin)
     model = mixed_model()
     compiled = plugin.compile_model(model)
     assert compiled.model.get_parameters()[0].friendly_name == "x"
-    assert [p.get_names() for p in compiled.inputs] == [set()] and compiled.output().get_names() == {"y"}
+    assert [p.get_names() for p in compiled.inputs] == [{"x"}] and compiled.output().get_names() == {"y"}
     assert compiled.output().get_partial_shape() == model.output().get_partial_shape()
     assert compiled.output().get_node().type_name == "Result"
     assert compiled.outputs[0].get_node().friendly_name == model.get_results()[0].friendly_name
@@ -118,8 +126,10 @@ def test_a_constant_that_fails_to_fold_fails_at_run_time(plugin: ReferencePlugin
 
 
 @pytest.mark.parametrize(("divisor", "decomposed"), [
-    (4.0, True), (0.5, True), ([2.0, -0.25, 1024.0], True), (3.0, False), ([2.0, 3.0], False), (0.0, False),
-    (2.0 ** -126, False),  # its reciprocal 2**126 is normal, but 2**-126 / x rounding... both normal: kept exact
+    (4.0, True), (0.5, True), ([2.0, -0.25, 1024.0], True), (3.0, False), ([2.0, 3.0, 4.0], False), (0.0, False),
+    (2.0 ** -127, False),  # subnormal divisor (its reciprocal 2**127 is normal): kept
+    (2.0 ** 127, False),  # its reciprocal 2**-127 is subnormal: kept
+    (float("inf"), False),
 ])
 def test_divide_by_a_constant_decomposes_only_where_exact(plugin: ReferencePlugin, divisor: Any,
                                                           decomposed: bool) -> None:
@@ -265,3 +275,15 @@ def test_runtime_precision_under_f16(plugin: ReferencePlugin) -> None:
     assert by_name["r"]["runtimePrecision"] == "f16" and by_name["r"]["outputPrecisions"] == "f32"
     assert by_name["r"]["primitiveType"] == "ref_f16"
     assert by_name["n"]["runtimePrecision"] == "i32"
+
+
+def test_replacements_keep_the_user_rt_info(plugin: ReferencePlugin) -> None:
+    x = ops.parameter([2], np.float32, name="x")
+    div = ops.divide(x, ops.constant(np.float32(2)), name="div")
+    div.rt_info["note"] = "keep me"
+    folded = ops.add(ops.constant(np.float32(1)), ops.constant(np.float32(2)), name="folded")
+    folded.rt_info["origin"] = "user"
+    compiled = plugin.compile_model(Model([div, folded], [x], "rt_info"))
+    mul, const = (r.input_value(0).node for r in compiled.model.get_results())
+    assert (mul.type_name, mul.rt_info["note"]) == ("Multiply", "keep me")
+    assert (const.type_name, const.rt_info["origin"]) == ("Constant", "user")

@@ -1,0 +1,287 @@
+"""The REFERENCE compiled model (seed 000): the interpreter program, properties, export, runtime model.
+
+:class:`Program` is the backend representation of a compiled model: one REFERENCE kernel per
+node, built once (``reference_plugin.ops.make_kernel``), and a plan of where every value lives.
+``Program.run`` goes in three numbered steps: 1) bind the inputs (Parameter kernels check them)
+and precomputed constants, 2) execute the nodes in topological order, timing each one when
+asked and checking for cancellation between nodes, 3) collect the outputs and the variable
+writes (committed by the request only when the whole run succeeded). Under
+INFERENCE_PRECISION_HINT=f16 every f32 node output is rounded through float16 as
+:func:`reference_plugin.properties.rounds_to_f16` describes.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+import weakref
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+import ovconform
+from ovconform import properties as P
+from ovconform.api import CompiledModel, StreamsExecutor, StreamsExecutorConfig
+from ovconform.errors import CompileError, OVConformError
+from ovconform.ir import Model, Node, Type
+from ovconform.opset._state import VariableInfo, variable_infos
+from reference_plugin import properties as RP
+from reference_plugin._blob import Blob, pack
+from reference_plugin._transformations import FUSED_NAMES, fused_names
+from reference_plugin.async_infer_request import ReferenceAsyncInferRequest
+from reference_plugin.ops import OpRun, RunContext, make_kernel
+from reference_plugin.sync_infer_request import ReferenceSyncInferRequest
+
+if TYPE_CHECKING:
+    from ovconform._tensor import RemoteContext
+    from reference_plugin.plugin import ReferencePlugin
+
+__all__ = ["Program", "ReferenceCompiledModel"]
+
+Timing = tuple[float, float]  # (wall seconds, thread CPU seconds)
+_SEQ = itertools.count(1)
+
+
+class Step:
+    """One node of the program: its kernel and the value slots it reads and writes."""
+
+    __slots__ = ("fixed", "kernel", "node", "param_index", "reads", "release", "rounding", "writes")
+
+    def __init__(self, node: Node, kernel: OpRun, reads: list[int], writes: list[int]) -> None:
+        self.node, self.kernel, self.reads, self.writes = node, kernel, reads, writes
+        self.release: list[int] = []
+        self.rounding: tuple[bool, ...] = ()
+        self.fixed: tuple[np.ndarray, ...] | None = None
+        self.param_index: int | None = None
+
+
+class Program:
+    """A model prepared for repeated execution on the REFERENCE kernels.
+
+    :param model: the compiled model's graph (not changed afterwards).
+    :param precision: the inference precision (f32, or f16 for the rounding rule).
+    :raises OVConformError: UnsupportedOpError or CompileError when a node has no usable kernel.
+    """
+
+    def __init__(self, model: Model, precision: Type) -> None:
+        self.model = model
+        self.precision = precision
+        self._slots: dict[tuple[int, int], int] = {}
+        params = {id(p): i for i, p in enumerate(model.get_parameters())}
+        self.steps = [self._plan(node, params.get(id(node))) for node in model.get_ordered_ops()]
+        self.result_slots = [self._slots[(id(r), 0)] for r in model.get_results()]
+        self.variables: list[VariableInfo] = variable_infos(model)
+        self._plan_releases()
+
+    def _plan(self, node: Node, param_index: int | None) -> Step:
+        reads = [self._slots[(id(v.node), v.index)] for v in node.input_values()]
+        writes = [self._slots.setdefault((id(node), i), len(self._slots)) for i in range(node.get_output_size())]
+        step = Step(node, make_kernel(node), reads, writes)
+        step.param_index = param_index
+        step.rounding = tuple(node.type_name != "Result" and RP.rounds_to_f16(node.get_output_element_type(i),
+                                                                              self.precision)
+                              for i in range(node.get_output_size()))
+        if node.type_name == "Constant":
+            step.fixed = self._rounded(step, step.kernel.run([]))
+        return step
+
+    def _plan_releases(self) -> None:
+        keep, last = set(self.result_slots), {}
+        for i, step in enumerate(self.steps):
+            for slot in (*step.writes, *step.reads):
+                last[slot] = i
+        for slot, i in last.items():
+            if slot not in keep:
+                self.steps[i].release.append(slot)
+
+    def _rounded(self, step: Step, outs: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
+        return tuple(RP.round_f16(o) if r else o for o, r in zip(outs, step.rounding, strict=True))
+
+    def run(self, inputs: Sequence[np.ndarray], state: dict[str, np.ndarray], *,
+            timings: list[Timing | None] | None = None,
+            check: Callable[[], None] | None = None) -> tuple[list[np.ndarray], dict[str, np.ndarray]]:
+        """Execute once.
+
+        :param inputs: one array per parameter, in parameter order.
+        :param state: variable values by variable_id (ReadValue falls back to its initializer,
+            or zeros, for a variable not in it).
+        :param timings: when given (one slot per step), each executed step's times are stored.
+        :param check: called before every node (the request's cancellation check).
+        :return: the result arrays and the variable writes of this run.
+        """
+        values: list[Any] = [None] * len(self._slots)
+        ctx = RunContext(state)
+        for index, step in enumerate(self.steps):
+            if check is not None:
+                check()
+            wall, cpu = time.perf_counter(), time.thread_time()
+            outs = self._execute(step, inputs, values, ctx)
+            for slot, value in zip(step.writes, outs, strict=True):
+                values[slot] = value
+            if timings is not None:
+                timings[index] = (time.perf_counter() - wall, time.thread_time() - cpu)
+            for slot in step.release:
+                values[slot] = None
+        return [values[s] for s in self.result_slots], ctx.updates
+
+    def _execute(self, step: Step, inputs: Sequence[np.ndarray], values: list[Any],
+                 ctx: RunContext) -> tuple[np.ndarray, ...]:
+        if step.fixed is not None:
+            return step.fixed
+        if step.param_index is not None:
+            return self._rounded(step, (step.kernel.bind(inputs[step.param_index]),))  # type: ignore[attr-defined]
+        return self._rounded(step, step.kernel.run([values[s] for s in step.reads], ctx))
+
+
+class _PerfStats:
+    """Average execution time per step over every profiled run of every request."""
+
+    def __init__(self, steps: int) -> None:
+        self._lock = threading.Lock()
+        self._total = [0.0] * steps
+        self._count = [0] * steps
+
+    def add(self, timings: Sequence[Timing | None]) -> None:
+        with self._lock:
+            for i, t in enumerate(timings):
+                if t is not None:
+                    self._total[i] += t[0]
+                    self._count[i] += 1
+
+    def averages_us(self) -> list[float | None]:
+        with self._lock:
+            return [t / c * 1e6 if c else None for t, c in zip(self._total, self._count, strict=True)]
+
+
+class ReferenceCompiledModel(CompiledModel):
+    """A model compiled for REFERENCE: its program, a callback executor, profiling statistics.
+
+    :param model: the transformed clone (its Parameters and Results are the ports).
+    :param plugin: the plugin that compiled or imported it.
+    :param config: the merged compile configuration.
+    """
+
+    sync_request_class = ReferenceSyncInferRequest
+    async_request_class = ReferenceAsyncInferRequest
+    rw_properties = RP.COMPILED_RW
+
+    def __init__(self, model: Model, plugin: ReferencePlugin, config: P.PropertyStore, *,
+                 context: RemoteContext | None = None, loaded_from_cache: bool = False) -> None:
+        config = config.merged({P.NUM_STREAMS: RP.resolve_streams(config)})
+        callbacks = StreamsExecutor(StreamsExecutorConfig(f"{plugin.device_name}.callbacks#{next(_SEQ)}"))
+        super().__init__(model, plugin, config, context=context, callback_executor=callbacks,
+                         loaded_from_cache=loaded_from_cache)
+        weakref.finalize(self, callbacks.shutdown, False)
+
+    def _compile(self, model: Model) -> None:
+        precision = self.config.get(P.INFERENCE_PRECISION_HINT)
+        try:
+            self._program = Program(model, precision)
+        except OVConformError as e:
+            raise CompileError(f"device {self.device_name!r} cannot compile model {model.friendly_name!r}: "
+                               f"{e}") from e
+        self._perf = _PerfStats(len(self._program.steps))
+        own = {n.friendly_name for n in model.get_ordered_ops()}
+        self._optimized_out = [(name, step.node) for step in self._program.steps
+                               for name in fused_names(step.node) if name not in own]
+
+    # -- what the requests use ------------------------------------------------------------------
+    @property
+    def program(self) -> Program:
+        return self._program
+
+    @property
+    def optimized_out(self) -> list[tuple[str, Node]]:
+        """``(original name, node that absorbed it)`` for every original op fused or folded away."""
+        return list(self._optimized_out)
+
+    def impl_type(self, node: Node) -> str:
+        """IMPL_TYPE / exec_type: ``"ref_<runtime precision>"``."""
+        return f"ref_{self.runtime_precision(node)}"
+
+    def runtime_precision(self, node: Node) -> str:
+        types = [node.get_output_element_type(i) for i in range(node.get_output_size())]
+        if not types and node.get_input_size():
+            types = [node.get_input_element_type(0)]
+        return str(RP.runtime_precision(types[0], self._program.precision)) if types else "undefined"
+
+    def record_timings(self, timings: Sequence[Timing | None]) -> None:
+        self._perf.add(timings)
+
+    def create_infer_request(self) -> ReferenceAsyncInferRequest:
+        """An asynchronous request whose device stage runs on the plugin's wait executor."""
+        plugin: ReferencePlugin = self.plugin  # type: ignore[assignment]
+        return ReferenceAsyncInferRequest(self.create_sync_infer_request(), self.task_executor,
+                                          plugin.wait_executor, self.callback_executor)
+
+    # -- properties -----------------------------------------------------------------------------
+    def get_property(self, name: str) -> Any:
+        if name == P.SUPPORTED_PROPERTIES:
+            return {**dict.fromkeys(RP.COMPILED_RO, "RO"), **dict.fromkeys(RP.COMPILED_RW, "RW")}
+        return super().get_property(name)
+
+    # -- export and runtime model ---------------------------------------------------------------
+    def _export(self) -> bytes:
+        xml, weights = ovconform.serialize(self._model)  # type: ignore[misc]
+        config = {name: P.to_string(value) for name, value in self.config.values().items()}
+        return pack(Blob(type(self.plugin).device_name, self.plugin.get_property(P.DEVICE_ARCHITECTURE),
+                         xml, weights, config, f"ovconform {ovconform.__version__}"))
+
+    def get_runtime_model(self) -> Model:
+        """A copy of the executed graph; each node's rt_info carries the execution info keys of
+        :mod:`reference_plugin.properties` and node names are made unique."""
+        runtime = self._model.clone()
+        nodes = runtime.get_ordered_ops()
+        enabled = self.profiling_enabled
+        averages = self._perf.averages_us()
+        for order, (node, avg, name) in enumerate(zip(nodes, averages, _unique_names(nodes), strict=True)):
+            originals = _original_names(node)
+            node.rt_info.pop(FUSED_NAMES, None)
+            node.set_friendly_name(name)
+            node.rt_info.update(self._exec_info(node, order, avg if enabled else None, originals))
+        return runtime
+
+    def _exec_info(self, node: Node, order: int, avg_us: float | None, originals: str) -> dict[str, str]:
+        types = [node.get_output_element_type(i) for i in range(node.get_output_size())]
+        return {
+            RP.LAYER_TYPE: node.type_name,
+            RP.EXECUTION_ORDER: str(order),
+            RP.IMPL_TYPE: self.impl_type(node),
+            RP.PERF_COUNTER: RP.NOT_EXECUTED if avg_us is None else f"{avg_us:.3f}",
+            RP.ORIGINAL_NAMES: originals,
+            RP.RUNTIME_PRECISION: self.runtime_precision(node),
+            RP.OUTPUT_PRECISIONS: ",".join(str(t) for t in types),
+            RP.OUTPUT_LAYOUTS: ",".join(_layout(node, i) for i in range(len(types))),
+        }
+
+
+def _original_names(node: Node) -> str:
+    """Seed 000: the fused names, with the node's own name first when it is not among them."""
+    names = fused_names(node)
+    if node.friendly_name not in names:
+        names.insert(0, node.friendly_name)
+    return ",".join(names)
+
+
+def _unique_names(nodes: Sequence[Node]) -> list[str]:
+    taken = {n.friendly_name for n in nodes}
+    seen: set[str] = set()
+    out = []
+    for node in nodes:
+        name = node.friendly_name
+        if name in seen:
+            name = next(f"{node.friendly_name}_{k}" for k in itertools.count(1)
+                        if f"{node.friendly_name}_{k}" not in taken)
+            taken.add(name)
+        seen.add(name)
+        out.append(name)
+    return out
+
+
+def _layout(node: Node, index: int) -> str:
+    shape = node.get_output_partial_shape(index)
+    if not shape.has_rank() or shape.rank_length() > 26:
+        return "?"
+    return "abcdefghijklmnopqrstuvwxyz"[:shape.rank_length()]

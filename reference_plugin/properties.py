@@ -1,0 +1,145 @@
+"""The REFERENCE device's properties, its execution-info keys, the f16 precision rule and logging.
+
+Properties follow the TEMPLATE plugin's lists (seed 002 ``Plugin::get_property``, seed 000
+``CompiledModel::get_property``):
+
+* plugin, read-only: SUPPORTED_PROPERTIES, AVAILABLE_DEVICES, FULL_DEVICE_NAME,
+  DEVICE_ARCHITECTURE, OPTIMIZATION_CAPABILITIES, DEVICE_TYPE, RANGE_FOR_ASYNC_INFER_REQUESTS,
+  EXECUTION_DEVICES and the internal CACHING_PROPERTIES;
+* plugin, read-write: DEVICE_ID, PERF_COUNT, PERFORMANCE_HINT, PERFORMANCE_HINT_NUM_REQUESTS,
+  INFERENCE_PRECISION_HINT (f32, f16), EXECUTION_MODE_HINT, NUM_STREAMS, DISABLE_TRANSFORMATIONS,
+  LOG_LEVEL and the internal EXCLUSIVE_ASYNC_REQUESTS; plus the two other fields of seed 002's
+  ``Configuration``, INFERENCE_NUM_THREADS (``threads``) and MODEL_PRIORITY (``model_priority``),
+  which the TEMPLATE plugin accepts without listing them (a catalogue store lists every
+  property it accepts, and OpenVINO's mandatory MODEL_PRIORITY test needs them accepted);
+* compiled model: MODEL_NAME, SUPPORTED_PROPERTIES, EXECUTION_DEVICES, LOADED_FROM_CACHE,
+  OPTIMAL_NUMBER_OF_INFER_REQUESTS (read-only) and DEVICE_ID, PERF_COUNT and, as the current
+  TEMPLATE plugin lists it, PERFORMANCE_HINT (read-write; changing it after compilation changes
+  nothing). Every other compile-time value stays readable on the compiled model, unlisted, as
+  the TEMPLATE plugin's ``m_cfg.Get(name)`` fallback does.
+
+EXECUTION_MODE_HINT and MODEL_PRIORITY are stored and read back but change nothing (the
+reference always computes as accurately as its kernels allow and runs one model at a time).
+INFERENCE_NUM_THREADS sets the threads per stream of the task executor.
+
+Every name is in the host's catalogue (:mod:`ovconform.properties`), DISABLE_TRANSFORMATIONS
+included, so nothing is registered here. AVAILABLE_DEVICES is ``[""]`` (one unnamed device,
+listed by the Core as ``"REFERENCE"``) while DEVICE_ID is ``"0"``, so a compiled model runs on
+``"REFERENCE.0"`` as the TEMPLATE plugin's does.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Final
+
+import numpy as np
+
+from ovconform import properties as P
+from ovconform.ir import Type
+
+DEVICE_NAME: Final = "REFERENCE"
+FULL_DEVICE_NAME: Final = "ovconform REFERENCE device (numpy reference kernels)"
+#: DEVICE_ARCHITECTURE: part of the cache key and checked when a blob is imported.
+ARCHITECTURE: Final = "REFERENCE"
+DEVICE_IDS: Final = ("0",)
+
+PLUGIN_RO: Final = (
+    P.SUPPORTED_PROPERTIES, P.AVAILABLE_DEVICES, P.FULL_DEVICE_NAME, P.DEVICE_ARCHITECTURE,
+    P.OPTIMIZATION_CAPABILITIES, P.DEVICE_TYPE, P.RANGE_FOR_ASYNC_INFER_REQUESTS, P.EXECUTION_DEVICES,
+    P.CACHING_PROPERTIES,
+)
+COMPILED_RO: Final = (P.MODEL_NAME, P.SUPPORTED_PROPERTIES, P.EXECUTION_DEVICES, P.LOADED_FROM_CACHE,
+                      P.OPTIMAL_NUMBER_OF_INFER_REQUESTS)
+COMPILED_RW: Final = (P.DEVICE_ID, P.PERF_COUNT, P.PERFORMANCE_HINT)
+
+# -- execution-graph rt_info keys (the string values of ov::exec_model_info) ---------------------
+LAYER_TYPE: Final = "layerType"
+EXECUTION_ORDER: Final = "execOrder"
+IMPL_TYPE: Final = "primitiveType"
+PERF_COUNTER: Final = "execTimeMcs"
+ORIGINAL_NAMES: Final = "originalLayersNames"
+RUNTIME_PRECISION: Final = "runtimePrecision"
+OUTPUT_PRECISIONS: Final = "outputPrecisions"
+OUTPUT_LAYOUTS: Final = "outputLayouts"
+NOT_EXECUTED: Final = "not_executed"
+
+
+def declared_properties(device_name: str) -> list[P.Declared]:
+    """The read-write properties and their defaults (seed 002's ``Configuration``)."""
+
+    def known_id(value: str) -> str | None:
+        return None if value in DEVICE_IDS else (
+            f"device {device_name!r} has no such id. Supported values: {list(DEVICE_IDS)}.")
+
+    return [
+        P.Declared(P.DEVICE_ID, DEVICE_IDS[0], check=known_id),
+        P.Declared(P.PERF_COUNT, False),
+        P.Declared(P.PERFORMANCE_HINT, P.PerformanceMode.LATENCY),
+        P.Declared(P.PERFORMANCE_HINT_NUM_REQUESTS, 0),
+        P.Declared(P.INFERENCE_PRECISION_HINT, Type.f32, choices=(Type.f32, Type.f16)),
+        P.Declared(P.EXECUTION_MODE_HINT, P.ExecutionMode.ACCURACY),
+        P.Declared(P.NUM_STREAMS, 1),
+        P.Declared(P.DISABLE_TRANSFORMATIONS, False),
+        P.Declared(P.LOG_LEVEL, P.LogLevel.NO),
+        P.Declared(P.EXCLUSIVE_ASYNC_REQUESTS, False),
+        P.Declared(P.INFERENCE_NUM_THREADS, 0),
+        P.Declared(P.MODEL_PRIORITY, P.Priority.MEDIUM),
+    ]
+
+
+def resolve_streams(config: P.PropertyStore) -> int:
+    """The stream count a compiled model gets: NUM_STREAMS when positive; AUTO/NUMA follow the
+    performance hint (1 for LATENCY, up to 4 for THROUGHPUT), capped by a positive
+    PERFORMANCE_HINT_NUM_REQUESTS."""
+    requested = config.get(P.NUM_STREAMS)
+    streams = P.resolve_num_streams(requested, config.get(P.PERFORMANCE_HINT))
+    wanted = config.get(P.PERFORMANCE_HINT_NUM_REQUESTS)
+    if requested < 0 and wanted > 0:
+        streams = min(streams, wanted)
+    return streams
+
+
+# -- inference precision ------------------------------------------------------------------------
+def rounds_to_f16(element_type: Type, precision: Type) -> bool:
+    """True when values of ``element_type`` are rounded through float16 under ``precision``.
+
+    The rule: with INFERENCE_PRECISION_HINT=f16, every f32 value the device produces (bound
+    inputs, constants, every node output, variable reads) is rounded to the nearest float16
+    (ties to even; beyond ±65504 it becomes ±inf) and kept as float32 before any node reads it.
+    Other element types (f64, f16, bf16, integers, boolean) are never touched. Result outputs
+    are f32 tensors holding float16-representable values.
+
+    This emulates a device that stores every f32 tensor as float16 but computes each op at
+    the kernel's own precision: a kernel's result is rounded to float32 first and then to
+    float16, which in rare ties can differ by one float16 ulp from rounding the exact result
+    once. Constant folding applies the same rule, so transformations never change results.
+    """
+    return precision == Type.f16 and element_type == Type.f32
+
+
+def round_f16(array: np.ndarray) -> np.ndarray:
+    """float32 ``array`` rounded through float16 (a new float32 array)."""
+    with np.errstate(all="ignore"):
+        return array.astype(np.float16).astype(np.float32)
+
+
+def runtime_precision(element_type: Type, precision: Type) -> Type:
+    """The precision a value of ``element_type`` is computed in under ``precision``."""
+    return Type.f16 if rounds_to_f16(element_type, precision) else element_type
+
+
+# -- logging ------------------------------------------------------------------------------------
+LOGGER: Final = logging.getLogger("reference_plugin")
+_LEVELS: Final = (P.LogLevel.NO, P.LogLevel.ERR, P.LogLevel.WARNING, P.LogLevel.INFO, P.LogLevel.DEBUG,
+                  P.LogLevel.TRACE)
+_PY_LEVELS: Final = {P.LogLevel.ERR: logging.ERROR, P.LogLevel.WARNING: logging.WARNING,
+                     P.LogLevel.INFO: logging.INFO, P.LogLevel.DEBUG: logging.DEBUG,
+                     P.LogLevel.TRACE: logging.DEBUG}
+
+
+def log(config: P.PropertyStore, level: P.LogLevel, message: str, *args: Any) -> None:
+    """Log ``message`` on the ``reference_plugin`` logger when LOG_LEVEL allows ``level``."""
+    configured = config.get_or(P.LOG_LEVEL, P.LogLevel.NO)
+    if _LEVELS.index(level) <= _LEVELS.index(configured):
+        LOGGER.log(_PY_LEVELS[level], message, *args)
