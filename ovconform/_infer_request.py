@@ -297,7 +297,7 @@ class SyncInferRequest:
             self._durations[name] = time.perf_counter() - start
 
     def _preprocess(self) -> None:
-        self._input_arrays = [np.ascontiguousarray(self._tensor(True, i)._host_array())
+        self._input_arrays = [np.require(self._tensor(True, i)._host_array(), requirements="C")  # 0-d stays 0-d
                               for i in range(len(self._inputs))]
 
     def _start_pipeline(self) -> None:

@@ -64,6 +64,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="Prune expectation entries whose tests now pass, but only when no unexpected failure occurred.",
     )
     group.addoption(
+        "--ovconform-examples", type=int, default=None, dest="ovconform_examples", metavar="N",
+        help="Generated cases per op type and version in the op conformance suite (default 10; "
+             "the environment variable OVCONFORM_EXAMPLES works too).",
+    )
+    group.addoption(
         "--ovconform-test-timeout", type=float, default=300.0, metavar="SECONDS",
         help="Per-test timeout when testing a device (needs pytest-timeout); a test that exceeds it is "
              "recorded as hanged. 0 disables it.",

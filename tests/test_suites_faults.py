@@ -120,7 +120,9 @@ def _selection() -> str:
     contain the module names, so a device name cannot select a module by accident)."""
     lifetime_devices = ["REFERENCE", *(_device(f) for f in FULL_SUITE)]
     slow_devices = [*lifetime_devices, *(_device(f) for f in NEEDS_SLOW)]
-    return (f"(not {LIFETIME} or {' or '.join(lifetime_devices)}) and "
+    # the op and model suites have their own fault tests (tests/test_op_suite.py)
+    return (f"not (test_op_conformance or test_model_conformance) and "
+            f"(not {LIFETIME} or {' or '.join(lifetime_devices)}) and "
             f"(not ({' or '.join(SLOW)}) or {' or '.join(slow_devices)})")
 
 
