@@ -1,4 +1,4 @@
-"""The ``ovconform`` command line: ``ovconform devices``, ``ovconform --version``."""
+"""The ``ovconform`` command line: ``ovconform devices``, ``ovconform report ...``, ``ovconform --version``."""
 
 from __future__ import annotations
 
@@ -41,6 +41,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("devices", help="list the discovered device plugins with versions and capabilities")
+    from ovconform.reports.cli import add_report_parser
+
+    add_report_parser(sub)
     args = parser.parse_args(argv)
     if args.version:
         import ovconform
@@ -49,6 +52,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "devices":
         return _cmd_devices(args)
+    if args.command == "report":
+        from ovconform.reports.cli import run_report
+
+        return run_report(args, parser)
     parser.print_help()
     return 0
 

@@ -166,7 +166,7 @@ def _device_metadata(dut: DeviceUnderTest) -> dict[str, Any]:
         meta["version"] = {"build_number": str(getattr(version, "build_number", "")),
                            "description": str(getattr(version, "description", ""))}
         props = {}
-        for name, mutability in dict(plugin.get_property("SUPPORTED_PROPERTIES")).items():
+        for name in dict(plugin.get_property("SUPPORTED_PROPERTIES")):
             if name == "SUPPORTED_PROPERTIES":
                 continue
             try:

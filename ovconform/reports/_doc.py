@@ -1,0 +1,124 @@
+"""Reading conformance documents and the tables every renderer shares.
+
+A document is either one device's run (``device`` + ``run``) or a merged one (``merge`` +
+``devices``); :func:`device_map` gives both the same view: device name -> metadata and summary.
+
+Counter columns (OpenVINO summarize style) map our eight statuses onto five counters:
+passed = passed + xpassed, failed = failed + error + xfailed, skipped, crashed, hanged, so their
+sum is the number of records. ``passrate`` is the project's pass rate (passed / non-skipped,
+``n/a`` when nothing ran); ``relative_passrate`` is the same over mandatory records (OpenVINO's
+relative pass rate with weight 1 for mandatory tests and 0 otherwise, but ``n/a`` instead of
+100 % when there are no mandatory tests).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from ovconform.errors import ValidationError
+from ovconform.reports import _validate
+from ovconform.reports.conformance import fmt_rate, pass_rate
+
+COUNTERS = ("passed", "failed", "skipped", "crashed", "hanged")
+_COUNTER_OF = {"passed": "passed", "xpassed": "passed", "failed": "failed", "error": "failed", "xfailed": "failed",
+               "skipped": "skipped", "crashed": "crashed", "hanged": "hanged"}
+BAD = ("failed", "error", "crashed", "hanged", "xpassed")
+GOOD = ("passed", "xfailed")
+
+
+def load(path: str | Path) -> dict[str, Any]:
+    """Read and validate a conformance document; a clear :class:`ValidationError` when it is not one."""
+    p = Path(path)
+    try:
+        doc = json.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ValidationError(f"report file {str(p)!r} does not exist") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ValidationError(f"report file {str(p)!r} is not readable JSON: {e}") from None
+    _validate.validate(doc, name=f"report file {str(p)!r}")
+    return doc
+
+
+def device_map(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Device name -> ``{"device": metadata, "summary": summary}`` for single and merged documents."""
+    if "devices" in doc:
+        return dict(doc["devices"])
+    return {doc["device"]["name"]: {"device": doc["device"], "summary": doc["summary"]}}
+
+
+def device_names(doc: dict[str, Any]) -> list[str]:
+    return list(device_map(doc))
+
+
+def op_key(record: dict[str, Any]) -> tuple[str, str] | None:
+    """``(op_type, version)`` of an op record (entity ``op``, or any record whose facts name an op)."""
+    facts = record.get("facts") or {}
+    op = facts.get("op_type") or facts.get("op")
+    if not op:
+        return None
+    version = facts.get("version", facts.get("opset", ""))
+    return str(op), "" if version is None else str(version)
+
+
+def test_name(record: dict[str, Any]) -> str:
+    """The node id without the device parameter: the same test on every device has the same name."""
+    nodeid, device = record["nodeid"], record["device"]
+    m = re.fullmatch(r"(.*)\[(.*)\]", nodeid)
+    if not m:
+        return nodeid
+    params = [p for p in m.group(2).split("-") if p != device and not _is_id_of(p, device)]
+    return m.group(1) + (f"[{'-'.join(params)}]" if params else "")
+
+
+def _is_id_of(param: str, device: str) -> bool:
+    """``GPU.0`` is a device id of ``GPU`` (after --merge-device-suffixes)."""
+    return re.fullmatch(re.escape(device) + r"\.\d+", param) is not None
+
+
+def counters(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """OpenVINO-style counters plus passrate and relative (mandatory) passrate."""
+    out: dict[str, Any] = dict.fromkeys(COUNTERS, 0)
+    for r in records:
+        out[_COUNTER_OF[r["status"]]] += 1
+    out["passrate"] = pass_rate(records)
+    out["relative_passrate"] = pass_rate([r for r in records if r["scope"] == "mandatory"])
+    return out
+
+
+def op_table(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per (device, op, version) over op records, sorted."""
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    for r in doc["records"]:
+        key = op_key(r)
+        if key is not None:
+            groups[(r["device"], *key)].append(r)
+    return [{"device": d, "op": op, "opset": v, **counters(recs)} for (d, op, v), recs in sorted(groups.items())]
+
+
+def entity_table(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per (device, entity) plus an ``all`` row per device."""
+    by: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for r in doc["records"]:
+        by[(r["device"], r["entity"])].append(r)
+        by[(r["device"], "\uffffall")].append(r)
+    rows = []
+    for (device, entity), recs in sorted(by.items()):
+        rows.append({"device": device, "entity": entity.lstrip("\uffff"), "total": len(recs), **counters(recs)})
+    return rows
+
+
+def failures(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """Records that count against the device (failed, error, crashed, hanged, xpassed)."""
+    return [r for r in doc["records"] if r["status"] in BAD]
+
+
+def rate(value: float | None) -> str:
+    return fmt_rate(value)
+
+
+__all__ = ["BAD", "COUNTERS", "GOOD", "counters", "device_map", "device_names", "entity_table", "failures", "load",
+           "op_key", "op_table", "rate", "test_name"]

@@ -1,0 +1,157 @@
+"""``ovconform report render|merge|diff|validate|sample``: the report subcommands.
+
+Exit codes: 0 success; 1 ``diff --fail-on`` found a change of that kind; 2 bad input (a file that is
+not a valid report, an unknown format), with the reason on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from ovconform.errors import OVConformError
+
+SAMPLE_DEVICE = "REFERENCE"
+
+
+def add_report_parser(sub: Any) -> None:
+    report = sub.add_parser("report", help="render, merge, diff and validate conformance.json reports")
+    rs = report.add_subparsers(dest="report_command", metavar="{render,merge,diff,validate,sample}")
+
+    p = rs.add_parser("render", help="render a report (single-device or merged) as md, csv, text or html")
+    p.add_argument("file", help="a conformance.json (or a merged document)")
+    p.add_argument("--format", "-f", default="text", choices=["md", "csv", "text", "html"])
+    p.add_argument("-o", "--output", help="write here instead of stdout")
+
+    p = rs.add_parser("merge", help="merge reports of several devices or runs into one matrix document")
+    p.add_argument("files", nargs="+", help="conformance.json files (or merged documents)")
+    p.add_argument("-o", "--output", required=True, help="the merged JSON document to write")
+    p.add_argument("--merge-device-suffixes", action="store_true",
+                   help="fold device ids into their device: GPU.0 + GPU.1 -> GPU")
+
+    p = rs.add_parser("diff", help="compare BASE and NEW; a CI gate with --fail-on")
+    p.add_argument("base", help="the baseline report")
+    p.add_argument("new", help="the new report")
+    p.add_argument("--fail-on", action="append", default=[], choices=["regression", "new-failure", "missing"],
+                   help="exit 1 when a change of this kind exists (repeatable). regression: passed/xfailed in BASE, "
+                        "failed/error/crashed/hanged/xpassed in NEW; new-failure: bad in NEW and not bad in BASE "
+                        "(includes new tests); missing: a BASE test absent from NEW")
+    p.add_argument("--format", "-f", default="text", choices=["text", "json"])
+    p.add_argument("-o", "--output", help="write here instead of stdout")
+
+    p = rs.add_parser("validate", help="check files against the conformance.json schema")
+    p.add_argument("files", nargs="+")
+
+    p = rs.add_parser("sample", help="run the suites on REFERENCE; write the sample reports (json, md, csv, html)")
+    p.add_argument("--out", default="reports",
+                   help="folder (default: reports); writes OUT/REFERENCE/conformance.*")
+    p.add_argument("--from", dest="from_json", help="re-render this conformance.json instead of running pytest")
+
+
+def run_report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    commands = {"render": _render, "merge": _merge, "diff": _diff, "validate": _validate_cmd, "sample": _sample}
+    command = commands.get(args.report_command or "")
+    if command is None:
+        parser.parse_args(["report", "--help"])
+        return 2
+    try:
+        return command(args)
+    except OVConformError as e:
+        print(f"ovconform report {args.report_command}: error: {e}", file=sys.stderr)
+        return 2
+
+
+def _emit(text: str, output: str | None) -> None:
+    if output:
+        Path(output).parent.mkdir(parents=True, exist_ok=True)
+        Path(output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+
+
+def _render(args: argparse.Namespace) -> int:
+    from ovconform.reports import _doc, render
+
+    _emit(render.render(_doc.load(args.file), args.format), args.output)
+    return 0
+
+
+def _merge(args: argparse.Namespace) -> int:
+    from ovconform.reports.merge import merge_files
+
+    doc = merge_files(args.files, merge_device_suffixes=args.merge_device_suffixes)
+    _emit(json.dumps(doc, indent=1) + "\n", args.output)
+    print(f"merged {len(args.files)} report(s), devices {', '.join(doc['devices'])}: {args.output}")
+    return 0
+
+
+def _diff(args: argparse.Namespace) -> int:
+    from ovconform.reports import _doc, diff
+
+    d = diff.diff(_doc.load(args.base), _doc.load(args.new))
+    text = diff.render_json(d) if args.format == "json" else diff.render_text(d, args.fail_on)
+    _emit(text, args.output)
+    return 1 if d.fails(args.fail_on) else 0
+
+
+def _validate_cmd(args: argparse.Namespace) -> int:
+    from ovconform.reports import _doc
+
+    for f in args.files:
+        _doc.load(f)
+        print(f"{f}: valid (schema_version 1.0)")
+    return 0
+
+
+def _sample(args: argparse.Namespace) -> int:
+    out = Path(args.out).resolve() / SAMPLE_DEVICE
+    out.mkdir(parents=True, exist_ok=True)
+    if args.from_json:
+        source = Path(args.from_json).resolve()
+    else:
+        source = _run_reference(out)
+    write_renders(source, out)
+    for suffix in ("json", "md", "csv", "html"):
+        print(out / f"conformance.{suffix}")
+    return 0
+
+
+def _run_reference(out: Path) -> Path:
+    """Run every suite on REFERENCE in a scratch folder; copy its report to ``out/conformance.json``."""
+    with tempfile.TemporaryDirectory(prefix="ovconform-sample-") as tmp:
+        cmd = [sys.executable, "-m", "pytest", "--plugin=reference", "-q", "-p", "no:cacheprovider",
+               "--ovconform-report-dir", "reports"]
+        if importlib.util.find_spec("xdist") is not None:
+            cmd += ["-n", "2"]
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_CURRENT"))}
+        proc = subprocess.run(cmd, cwd=tmp, env=env, capture_output=True, text=True, check=False)
+        made = Path(tmp) / "reports" / SAMPLE_DEVICE / "conformance.json"
+        if not made.exists():
+            raise OVConformError(f"pytest wrote no report (exit {proc.returncode}):\n{proc.stdout[-2000:]}"
+                                 f"\n{proc.stderr[-2000:]}")
+        target = out / "conformance.json"
+        shutil.copyfile(made, target)
+    return target
+
+
+def write_renders(source: Path, out: Path) -> None:
+    """``out/conformance.json`` (copied from ``source`` when elsewhere) plus its md, csv and html renders."""
+    from ovconform.reports import _doc, render
+
+    doc = _doc.load(source)
+    target = out / "conformance.json"
+    if source.resolve() != target.resolve():
+        shutil.copyfile(source, target)
+    for fmt, suffix in (("md", "md"), ("csv", "csv"), ("html", "html")):
+        (out / f"conformance.{suffix}").write_text(render.render(doc, fmt), encoding="utf-8")
+
+
+__all__ = ["add_report_parser", "run_report", "write_renders"]
