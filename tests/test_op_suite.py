@@ -15,7 +15,6 @@ the same records. Then:
 
 from __future__ import annotations
 
-import fcntl
 import fnmatch
 import json
 import os
@@ -27,6 +26,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _session import once_per_session
 from plugins import op_faulty_devices
 
 import ovconform
@@ -68,17 +68,8 @@ def _both_runs(base: Path) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """Both runs, once per session even under xdist (workers share the result through a JSON
-    file next to their temporary folders, behind a file lock)."""
-    root = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        root = root.parent
-    result = root / "op_suite_runs.json"
-    with open(root / "op_suite_runs.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not result.exists():
-            result.write_text(json.dumps(_both_runs(root / "op_suite_runs")))
-        return json.loads(result.read_text())
+    """Both runs, once per session even under xdist."""
+    return once_per_session(tmp_path_factory, "op_suite_runs", _both_runs)
 
 
 def _failures(records: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:

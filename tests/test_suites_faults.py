@@ -13,17 +13,16 @@ and for the :data:`FULL_SUITE` faults; those three faults run the *whole* suite,
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import re
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from _session import once_per_session
 from plugins import faulty_devices
 
 #: The folder of the faulty devices, put on the child's PYTHONPATH as itself.
@@ -126,22 +125,6 @@ def _selection() -> str:
             f"(not ({' or '.join(SLOW)}) or {' or '.join(slow_devices)})")
 
 
-def _once(factory: pytest.TempPathFactory, name: str, compute: Callable[[Path], Any]) -> Any:
-    """``compute(folder)`` once per session, even under xdist (workers share the result through a
-    JSON file next to their temporary folders, behind a file lock)."""
-    root = factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        root = root.parent
-    result = root / f"{name}.json"
-    with open(root / f"{name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not result.exists():
-            folder = root / name
-            folder.mkdir(exist_ok=True)
-            result.write_text(json.dumps(compute(folder)))
-        return json.loads(result.read_text())
-
-
 def _strip(nodeid: str, device: str) -> str:
     """The node id without the device parameter."""
     if "[" not in nodeid:
@@ -169,7 +152,7 @@ def _run_all(workdir: Path) -> dict[str, list[dict[str, Any]]]:
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, Any]]]:
     """Run everything once (per session, also under xdist); ``{device: records}``."""
-    return _once(tmp_path_factory, "fault_run", _run_all)
+    return once_per_session(tmp_path_factory, "fault_run", _run_all)
 
 
 def _failing(records: list[dict[str, Any]], device: str) -> set[str]:

@@ -10,19 +10,19 @@ from both runs once timings are ignored.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import ovconform.suites
 import pytest
+from _session import once_per_session
+
+import ovconform.suites
 
 REPO = Path(__file__).resolve().parents[1]
 SUITES = Path(ovconform.suites.__file__).resolve().parent
@@ -30,22 +30,6 @@ API_ENTITIES = {"ov_plugin", "ov_compiled_model", "ov_infer_request"}
 ENTITIES = API_ENTITIES | {"op", "model"}
 MIN_INSTANCES = 250
 VOLATILE = ("duration", "finished_at")
-
-
-def _once(factory: pytest.TempPathFactory, name: str, compute: Callable[[Path], Any]) -> Any:
-    """``compute(folder)`` once per session, even under xdist (workers share the result through a
-    JSON file next to their temporary folders, behind a file lock)."""
-    root = factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        root = root.parent
-    result = root / f"{name}.json"
-    with open(root / f"{name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not result.exists():
-            folder = root / name
-            folder.mkdir(exist_ok=True)
-            result.write_text(json.dumps(compute(folder)))
-        return json.loads(result.read_text())
 
 
 def _start(workdir: Path, name: str, extra: list[str]) -> tuple[subprocess.Popen[str], Path, float]:
@@ -71,7 +55,7 @@ def _both_runs(workdir: Path) -> dict[str, dict[str, Any]]:
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
     """Both runs: ``{"serial": {...}, "xdist": {...}}`` with returncode, output, seconds and report."""
-    return _once(tmp_path_factory, "reference_runs", _both_runs)
+    return once_per_session(tmp_path_factory, "reference_runs", _both_runs)
 
 
 def _doc(runs: dict[str, dict[str, Any]], name: str) -> dict[str, Any]:
