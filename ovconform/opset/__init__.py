@@ -8,8 +8,11 @@ Each family module lists its builders in ``__all__``; this package re-exports th
 from __future__ import annotations
 
 from ovconform.opset import (
-    _conv, _core, _elementwise, _linear, _movement, _pool, _reduce, _shape_ops, _softmax, _state,
+    _activation, _bitwise, _conv, _core, _elementwise, _linear, _movement, _pool, _reduce, _shape_ops,
+    _softmax, _state, _trig,
 )
+from ovconform.opset._activation import *  # noqa: F403
+from ovconform.opset._bitwise import *  # noqa: F403
 from ovconform.opset._conv import *  # noqa: F403
 from ovconform.opset._core import *  # noqa: F403
 from ovconform.opset._elementwise import *  # noqa: F403
@@ -20,6 +23,7 @@ from ovconform.opset._reduce import *  # noqa: F403
 from ovconform.opset._shape_ops import *  # noqa: F403
 from ovconform.opset._softmax import *  # noqa: F403
 from ovconform.opset._state import *  # noqa: F403
+from ovconform.opset._trig import *  # noqa: F403
 
-__all__ = sorted({name for mod in (_conv, _core, _elementwise, _linear, _movement, _pool, _reduce,
-                                   _shape_ops, _softmax, _state) for name in mod.__all__})
+__all__ = sorted({name for mod in (_activation, _bitwise, _conv, _core, _elementwise, _linear, _movement, _pool,
+                                   _reduce, _shape_ops, _softmax, _state, _trig) for name in mod.__all__})

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from ovconform.errors import CompileError, OVConformError, UnsupportedOpError
 from ovconform.ir._opdef import canonical_type_name
+from reference_plugin.ops import _family_activation, _family_bitwise, _family_trig
 from reference_plugin.ops._base import OpRun, RunContext
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ OP_MODULES: tuple[str, ...] = (
     "op_reshape", "op_transpose", "op_squeeze", "op_unsqueeze", "op_concat", "op_split",
     "op_variadic_split", "op_gather", "op_broadcast", "op_shape_of", "op_strided_slice",
     "op_read_value", "op_assign",
+    *_family_trig.OP_MODULES, *_family_activation.OP_MODULES, *_family_bitwise.OP_MODULES,
 )
 
 _REGISTRY: dict[str, dict[int, type[OpRun]]] = {}

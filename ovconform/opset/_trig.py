@@ -1,0 +1,5 @@
+"""(tier-2 family: filled by the op-breadth work)."""
+
+from __future__ import annotations
+
+__all__: list[str] = []
