@@ -146,6 +146,7 @@ _EXACT_OPS = (
     "Select", "Relu", "Abs", "Negative", "Clamp", "Maximum", "Minimum", "ReduceMax", "MaxPool",
     "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual",
     "LogicalAnd", "LogicalOr", "LogicalXor", "LogicalNot",
+    "Floor", "Ceiling", "Sign", "Round",
 )
 #: Op type → tolerance class (see the module docstring).
 OP_CLASSES: Final[dict[str, str]] = {
@@ -153,6 +154,8 @@ OP_CLASSES: Final[dict[str, str]] = {
     **dict.fromkeys(("Add", "Subtract", "Multiply", "Divide", "Sqrt", "SquaredDifference"), "rounded"),
     **dict.fromkeys(("Mod", "FloorMod"), "remainder"),
     **dict.fromkeys(("Exp", "Log", "Sigmoid", "Tanh", "Erf", "Power"), "transcendental"),
+    **dict.fromkeys(("Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh"),
+                    "transcendental"),
     "Gelu": "composite",
     "Softmax": "softmax",
     **dict.fromkeys(("MatMul", "Convolution", "GroupConvolution", "ReduceSum", "ReduceMean", "AvgPool"),

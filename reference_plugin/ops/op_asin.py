@@ -1,0 +1,19 @@
+"""Asin-1: elementwise arcsine (NaN outside [-1, 1]).
+
+Float types compute in float64 and round once to the output type; integer inputs give the
+result rounded to the nearest integer (halves away from zero), as the other transcendental
+kernels do.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from reference_plugin.ops import register_op
+from reference_plugin.ops._common_unary import UnaryOp
+
+
+@register_op("Asin", since=1)
+class Asin(UnaryOp):
+    def compute(self, x: np.ndarray) -> np.ndarray:
+        return np.arcsin(x)

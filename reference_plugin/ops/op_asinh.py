@@ -1,0 +1,19 @@
+"""Asinh-4 (``ov::op::v3::Asinh``, opset4): elementwise inverse hyperbolic sine.
+
+Float types compute in float64 and round once to the output type; integer inputs give the
+result rounded to the nearest integer (halves away from zero), as the other transcendental
+kernels do.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from reference_plugin.ops import register_op
+from reference_plugin.ops._common_unary import UnaryOp
+
+
+@register_op("Asinh", since=4)
+class Asinh(UnaryOp):
+    def compute(self, x: np.ndarray) -> np.ndarray:
+        return np.arcsinh(x)
