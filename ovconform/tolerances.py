@@ -146,17 +146,19 @@ _EXACT_OPS = (
     "Select", "Relu", "Abs", "Negative", "Clamp", "Maximum", "Minimum", "ReduceMax", "MaxPool",
     "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual",
     "LogicalAnd", "LogicalOr", "LogicalXor", "LogicalNot",
-    "Floor", "Ceiling", "Sign", "Round",
+    "Floor", "Ceiling", "Sign", "Round", "Identity", "IsNaN", "IsInf", "IsFinite",
 )
 #: Op type → tolerance class (see the module docstring).
 OP_CLASSES: Final[dict[str, str]] = {
     **dict.fromkeys(_EXACT_OPS, "exact"),
-    **dict.fromkeys(("Add", "Subtract", "Multiply", "Divide", "Sqrt", "SquaredDifference"), "rounded"),
+    **dict.fromkeys(("Add", "Subtract", "Multiply", "Divide", "Sqrt", "SquaredDifference", "PRelu", "SoftSign",
+                     "HSigmoid"), "rounded"),
     **dict.fromkeys(("Mod", "FloorMod"), "remainder"),
     **dict.fromkeys(("Exp", "Log", "Sigmoid", "Tanh", "Erf", "Power"), "transcendental"),
     **dict.fromkeys(("Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh"),
                     "transcendental"),
-    "Gelu": "composite",
+    **dict.fromkeys(("SoftPlus", "Elu", "Selu", "Swish"), "transcendental"),
+    **dict.fromkeys(("Gelu", "Mish", "HSwish", "HardSigmoid"), "composite"),
     "Softmax": "softmax",
     **dict.fromkeys(("MatMul", "Convolution", "GroupConvolution", "ReduceSum", "ReduceMean", "AvgPool"),
                     "accumulating"),

@@ -1,3 +1,177 @@
-"""Case strategies (tier-2 family: filled by the op-breadth work)."""
+"""Case strategies for the activation ops: HSwish, HSigmoid, SoftPlus, SoftSign, Mish, Swish, Elu,
+Selu, HardSigmoid, PRelu, IsNaN, IsInf, IsFinite, Identity.
+
+Float types only (the spec's "arbitrary floating-point type"), except Identity (any type).
+Values stay where the functions are well conditioned (|x| <= 8, less for f16) so the float64
+oracle and a float32 device agree within the default tolerance. Scalar parameters (Swish beta,
+Elu alpha, Selu alpha/lambda, HardSigmoid alpha/beta, PRelu slope) are drawn as f16-exact values
+and given as Constants or Parameters. The classifiers get arrays salted with NaN and ±inf.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+
+from ovconform import opset
+from ovconform.ir import Node, Type
+from ovconform.opcases import OpCase, register_case
+from ovconform.opcases._draw import FLOATS, CaseBuilder, Draw, draw_seed, draw_shape
+
+Shape = tuple[int, ...]
+
+
+def _coef(draw: Draw[Any], low: float, high: float) -> float:
+    """A coefficient exactly representable in f16 (so every float type holds the same value)."""
+    return float(np.float16(draw(st.floats(low, high, allow_nan=False, width=16))))
+
+
+def _scalar(draw: Draw[Any], b: CaseBuilder, name: str, value: float, et: Type, shape: Shape = (),
+            constant: bool | None = None) -> Node:
+    """A Constant (or, unless ``constant`` is given, maybe a Parameter) of ``shape`` filled with ``value``."""
+    arr = np.full(shape, value, dtype=et.to_dtype())
+    return b.input(name, arr, draw(st.booleans()) if constant is None else constant)
+
+
+_CONST_NOTE = "{} are Constants: OpenVINO CPU refuses to compile them as Parameters."
+
+
+_UNARY: dict[tuple[str, int], tuple[Callable[..., Node], float, float, str]] = {
+    ("HSwish", 4): (opset.hswish, -8.0, 8.0, ""),
+    ("HSigmoid", 5): (opset.hsigmoid, -8.0, 8.0, ""),
+    ("SoftPlus", 4): (opset.softplus, -8.0, 8.0,
+                      "|x| <= 8: below every type's threshold where the spec switches to the identity."),
+    ("SoftSign", 9): (opset.softsign, -8.0, 8.0, ""),
+    ("Mish", 4): (opset.mish, -6.0, 6.0, ""),
+}
+
+
+def _unary_case(op: str, version: int, builder: Callable[..., Node], lo: float, hi: float, note: str) -> None:
+    def build(draw: Draw[Any]) -> OpCase:
+        et = draw(st.sampled_from(FLOATS))
+        b = CaseBuilder(draw_seed(draw))
+        x = b.param("x", b.uniform(draw_shape(draw), et, lo, hi))
+        return b.finish(op, version, builder(x), note)
+
+    build.__name__ = f"case_{op}_{version}"
+    register_case(op, version)(build)
+
+
+for (_op, _v), (_fn, _lo, _hi, _note) in _UNARY.items():
+    _unary_case(_op, _v, _fn, _lo, _hi, _note)
+
+
+@register_case("Swish", 4)
+def _swish(draw: Draw[Any]) -> OpCase:
+    et = draw(st.sampled_from(FLOATS))
+    b = CaseBuilder(draw_seed(draw))
+    x = b.param("x", b.uniform(draw_shape(draw), et, -8, 8))
+    if draw(st.booleans()):
+        return b.finish("Swish", 4, opset.swish(x), "beta omitted (1).")
+    beta = _scalar(draw, b, "beta", _coef(draw, -2.0, 3.0), et)
+    return b.finish("Swish", 4, opset.swish(x, beta))
+
+
+@register_case("Elu", 1)
+def _elu(draw: Draw[Any]) -> OpCase:
+    et = draw(st.sampled_from(FLOATS))
+    b = CaseBuilder(draw_seed(draw))
+    x = b.param("x", b.uniform(draw_shape(draw), et, -6, 6))
+    return b.finish("Elu", 1, opset.elu(x, _coef(draw, 0.0, 3.0)))
+
+
+@register_case("Selu", 1)
+def _selu(draw: Draw[Any]) -> OpCase:
+    et = draw(st.sampled_from(FLOATS))
+    b = CaseBuilder(draw_seed(draw))
+    x = b.param("x", b.uniform(draw_shape(draw), et, -6, 6))
+    shape: Shape = draw(st.sampled_from(((1,), (), (1, 1))))
+    alpha = _scalar(draw, b, "alpha", _coef(draw, 0.5, 2.0), et, shape, constant=True)
+    lam = _scalar(draw, b, "lambda", _coef(draw, 0.5, 2.0), et, shape, constant=True)
+    return b.finish("Selu", 1, opset.selu(x, alpha, lam), _CONST_NOTE.format("alpha and lambda"))
+
+
+@register_case("HardSigmoid", 1)
+def _hard_sigmoid(draw: Draw[Any]) -> OpCase:
+    et = draw(st.sampled_from(FLOATS))
+    b = CaseBuilder(draw_seed(draw))
+    x = b.param("x", b.uniform(draw_shape(draw), et, -8, 8))
+    alpha = _scalar(draw, b, "alpha", _nonzero_coef(draw, 0.0625, 1.0), et, constant=True)
+    beta = _scalar(draw, b, "beta", _nonzero_coef(draw, 0.0625, 1.5), et, constant=True)
+    return b.finish("HardSigmoid", 1, opset.hard_sigmoid(x, alpha, beta), _HARD_SIGMOID_NOTE)
+
+
+_HARD_SIGMOID_NOTE = (_CONST_NOTE.format("alpha and beta") + " alpha and beta are never 0: OpenVINO CPU "
+                      "replaces a zero alpha by 0.2 and a zero beta by 0.5.")
+
+
+def _nonzero_coef(draw: Draw[Any], low: float, high: float) -> float:
+    """An f16-exact coefficient with ``low <= |c| <= high`` and a random sign."""
+    return _coef(draw, low, high) * draw(st.sampled_from((-1.0, 1.0)))
+
+
+def _slope_shape(draw: Draw[Any], data: Shape) -> Shape:
+    """Per channel (1-D of data's dim 1), a single element, or a numpy-broadcastable suffix."""
+    kind = draw(st.sampled_from(("channel", "one", "suffix")))
+    if kind == "channel" and len(data) >= 2:
+        return (data[1],)
+    if kind == "one":
+        return (1,)
+    rank = draw(st.integers(1, len(data)))
+    suffix = data[len(data) - rank:]
+    return tuple(1 if draw(st.booleans()) else d for d in suffix)
+
+
+@register_case("PRelu", 1)
+def _prelu(draw: Draw[Any]) -> OpCase:
+    et = draw(st.sampled_from(FLOATS))
+    data = draw_shape(draw, min_rank=1)  # the spec's slope has rank >= 1: no rank-0 data
+    slope_shape = _slope_shape(draw, data)
+    b = CaseBuilder(draw_seed(draw))
+    x = b.param("x", b.uniform(data, et, -10, 10))
+    slope = b.input("slope", b.uniform(slope_shape, et, -2, 2), draw(st.booleans()))
+    return b.finish("PRelu", 1, opset.prelu(x, slope))
+
+
+def _salted(draw: Draw[Any], b: CaseBuilder, et: Type) -> np.ndarray:
+    """Finite values with some NaN, +inf and -inf mixed in."""
+    shape = draw_shape(draw, min_rank=1)
+    values = b.uniform(shape, et, -100, 100)
+    pick = b.rng.integers(0, 5, shape)
+    values[pick == 1] = np.nan
+    values[pick == 2] = np.inf
+    values[pick == 3] = -np.inf
+    return values
+
+
+@register_case("IsNaN", 10)
+def _is_nan(draw: Draw[Any]) -> OpCase:
+    b = CaseBuilder(draw_seed(draw))
+    x = b.param("x", _salted(draw, b, draw(st.sampled_from(FLOATS))))
+    return b.finish("IsNaN", 10, opset.is_nan(x))
+
+
+@register_case("IsFinite", 10)
+def _is_finite(draw: Draw[Any]) -> OpCase:
+    b = CaseBuilder(draw_seed(draw))
+    x = b.param("x", _salted(draw, b, draw(st.sampled_from(FLOATS))))
+    return b.finish("IsFinite", 10, opset.is_finite(x))
+
+
+@register_case("IsInf", 10)
+def _is_inf(draw: Draw[Any]) -> OpCase:
+    b = CaseBuilder(draw_seed(draw))
+    x = b.param("x", _salted(draw, b, draw(st.sampled_from(FLOATS))))
+    attrs = {"detect_negative": draw(st.booleans()), "detect_positive": draw(st.booleans())}
+    return b.finish("IsInf", 10, opset.is_inf(x, attrs))
+
+
+@register_case("Identity", 16)
+def _identity(draw: Draw[Any]) -> OpCase:
+    et = draw(st.sampled_from((*FLOATS, Type.i32, Type.i64, Type.u8, Type.boolean)))
+    b = CaseBuilder(draw_seed(draw))
+    x = b.param("x", b.uniform(draw_shape(draw), et, -100, 100))
+    return b.finish("Identity", 16, opset.identity(x))

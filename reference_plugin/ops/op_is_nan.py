@@ -1,0 +1,15 @@
+"""IsNaN-10: boolean ``x is NaN`` of a floating-point input."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from reference_plugin.ops import register_op
+from reference_plugin.ops._base import OpRun
+from reference_plugin.ops._common_types import to_compute
+
+
+@register_op("IsNaN", since=10)
+class IsNaN(OpRun):
+    def _run(self, x: np.ndarray) -> tuple[np.ndarray, ...]:
+        return (np.isnan(to_compute(x, self.in_types[0])),)
