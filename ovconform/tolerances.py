@@ -147,6 +147,8 @@ _EXACT_OPS = (
     "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual",
     "LogicalAnd", "LogicalOr", "LogicalXor", "LogicalNot",
     "Floor", "Ceiling", "Sign", "Round", "Identity", "IsNaN", "IsInf", "IsFinite",
+    "ReduceMin", "ReduceLogicalAnd", "ReduceLogicalOr", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "BitwiseNot",
+    "BitwiseLeftShift", "BitwiseRightShift",
 )
 #: Op type → tolerance class (see the module docstring).
 OP_CLASSES: Final[dict[str, str]] = {
@@ -160,8 +162,9 @@ OP_CLASSES: Final[dict[str, str]] = {
     **dict.fromkeys(("SoftPlus", "Elu", "Selu", "Swish"), "transcendental"),
     **dict.fromkeys(("Gelu", "Mish", "HSwish", "HardSigmoid"), "composite"),
     "Softmax": "softmax",
-    **dict.fromkeys(("MatMul", "Convolution", "GroupConvolution", "ReduceSum", "ReduceMean", "AvgPool"),
-                    "accumulating"),
+    **dict.fromkeys(("MatMul", "Convolution", "GroupConvolution", "ReduceSum", "ReduceMean", "AvgPool",
+                     "ReduceProd", "ReduceL1", "ReduceL2"), "accumulating"),
+    "LogSoftmax": "softmax",
 }
 FALLBACK_CLASS: Final = "transcendental"
 
@@ -210,7 +213,8 @@ def reduction_size(node: Node) -> int | None:
     """K, the number of terms each output element of ``node`` reduces (None when the op does not
     reduce or its shapes are not static): MatMul's inner dim, a convolution's weights volume per
     output channel, the reduced elements of ReduceSum/ReduceMean (all elements when the axes are
-    not constant), AvgPool's kernel volume, Softmax's axis length."""
+    not constant), AvgPool's kernel volume, Softmax's axis length (ReduceProd/L1/L2 and LogSoftmax
+    likewise)."""
     def shape(i: int) -> list[int] | None:
         ps = node.get_input_partial_shape(i)
         return list(ps.to_shape()) if ps.is_static else None
@@ -226,14 +230,14 @@ def reduction_size(node: Node) -> int | None:
     if op in ("Convolution", "GroupConvolution"):
         weights = shape(1)
         return None if weights is None else math.prod(weights[1 if op == "Convolution" else 2:])
-    if op in ("ReduceSum", "ReduceMean"):
+    if op in ("ReduceSum", "ReduceMean", "ReduceProd", "ReduceL1", "ReduceL2"):
         axes = constant_value(node.input_value(1))
         if axes is None:
             return math.prod(data)
         return math.prod(data[int(a)] for a in np.atleast_1d(axes)) if data else 1
     if op == "AvgPool":
         return math.prod(node.attrs["kernel"])
-    if op == "Softmax":
+    if op in ("Softmax", "LogSoftmax"):
         return data[node.attrs["axis"]] if data else 1
     return None
 
