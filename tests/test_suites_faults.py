@@ -40,6 +40,13 @@ IMPEX, CACHE = "test_compiled_model_import_export.py", "test_plugin_caching.py"
 PROPS = "test_plugin_properties.py"
 
 #: fault class -> patterns (``*`` wildcards, over node ids without the device) of the tests it must fail.
+#: Tests a fault may also fail, depending on thread timing (the fault really does reach them):
+#: they are allowed to fail, never required to. Keep this list short and explained.
+MAY_FAIL: dict[str, list[str]] = {
+    # a second callback call re-arms start_async while the first re-armed run is still going
+    "CallbackCalledTwice": [f"{CB}::test_can_start_several_async_inside_completion_callback"],
+}
+
 EXPECTED: dict[str, list[str]] = {
     "CallbackNeverCalled": [
         f"{CB}::test_can_call_async_with_completion_callback", f"{CB}::test_callback_called_once_per_run",
@@ -178,7 +185,8 @@ def test_fault_fails_exactly_its_tests(reports: dict[str, list[dict[str, Any]]],
     expected = {n for n in ran if any(_matches(n, p) for p in EXPECTED[fault])}
     for pattern in EXPECTED[fault]:
         assert any(_matches(n, pattern) for n in ran), f"{fault}: pattern {pattern!r} matches no test"
-    failing = _failing(reports[device], device) - _baseline(reports)
+    tolerated = {n for n in ran if any(_matches(n, p) for p in MAY_FAIL.get(fault, []))}
+    failing = _failing(reports[device], device) - _baseline(reports) - tolerated
     assert failing == expected, (f"{fault} ({faulty_devices.FAULTS[fault]}):\n"
                                  f"  failed but not expected: {sorted(failing - expected)}\n"
                                  f"  expected but did not fail: {sorted(expected - failing)}")
