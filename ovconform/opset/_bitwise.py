@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from ovconform.ir import AttrSpec, Dimension, Node, Output, PartialShape, Type, constant_value, define_op, make_node
+from ovconform.ir import AttrSpec, Node, Output, PartialShape, Type, define_op, make_node
 from ovconform.opset._helpers import (
     AUTO_BROADCAST,
     NodeInput,
@@ -20,7 +20,7 @@ from ovconform.opset._helpers import (
     require,
     same_type,
 )
-from ovconform.opset._reduce import _axes_constant, _infer_reduce, _unknown_axes, normalize_scalar_axis
+from ovconform.opset._reduce import _axes_constant, _infer_reduce, normalize_scalar_axis, reduced_output
 
 __all__ = [
     "bitwise_and", "bitwise_left_shift", "bitwise_not", "bitwise_or", "bitwise_right_shift", "bitwise_xor",
@@ -43,22 +43,7 @@ for _t, _v in ARITHMETIC_REDUCTIONS.items():
 def _infer_logical_reduce(node: Node) -> list[tuple[Type, PartialShape]]:
     et = node.get_input_element_type(0)
     require(et == Type.boolean, f"data element type {et} is not allowed; logical reductions need boolean.")
-    axes_et = node.get_input_element_type(1)
-    require(axes_et.is_integral_number(), f"axes element type {axes_et} is not allowed; axes need an integer type.")
-    axes_shape = node.get_input_partial_shape(1)
-    require(not axes_shape.has_rank() or len(axes_shape) <= 1,
-            f"axes shape {axes_shape} is not allowed; axes must be a scalar or a 1-D tensor.")
-    data = node.get_input_partial_shape(0)
-    keep = node.attrs["keep_dims"]
-    if not data.has_rank():
-        return [(et, PartialShape.dynamic())]
-    value = constant_value(node.input_value(1))
-    if value is None:
-        return [(et, _unknown_axes(data, axes_shape, keep))]
-    axes = {normalize_scalar_axis(int(a), len(data), "reduction axis") for a in value.reshape(-1).tolist()}
-    if keep:
-        return [(et, PartialShape([Dimension(1) if i in axes else d for i, d in enumerate(data.dims)]))]
-    return [(et, PartialShape([d for i, d in enumerate(data.dims) if i not in axes]))]
+    return reduced_output(node, et)
 
 
 for _t, _v in LOGICAL_REDUCTIONS.items():

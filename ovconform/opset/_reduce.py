@@ -55,6 +55,12 @@ def _hull_with_one(d: Dimension) -> Dimension:
 def _infer_reduce(node: Node) -> list[tuple[Type, PartialShape]]:
     et = node.get_input_element_type(0)
     require(et != Type.boolean, f"data element type {et} is not allowed; reductions need a numeric type.")
+    return reduced_output(node, et)
+
+
+def reduced_output(node: Node, et: Type) -> list[tuple[Type, PartialShape]]:
+    """The output of a Reduce* node whose data type ``et`` its caller has checked: axes input
+    checks, then the reduced shape (exact for constant axes, bounded otherwise)."""
     axes_et = node.get_input_element_type(1)
     require(axes_et.is_integral_number(), f"axes element type {axes_et} is not allowed; axes need an integer type.")
     axes_shape = node.get_input_partial_shape(1)
