@@ -131,3 +131,25 @@ class CaseBuilder:
         for name, value in self._inputs.items():
             assert value.size <= MAX_ELEMENTS, f"input {name!r} of {op_type}-{version} has {value.size} elements"
         return OpCase(op_type, version, model, dict(self._inputs), note)
+
+
+#: Makes an input array of (shape, element type) from the case's seeded generator.
+Gen1 = Callable[["CaseBuilder", tuple[int, ...], Type], np.ndarray]
+
+
+def unary_case(op: str, version: int, types: tuple[Type, ...], gen: Gen1, note: str,
+               attrs: Callable[[Draw[Any]], dict[str, Any]] = lambda draw: {}) -> None:
+    """Register the case strategy of a one-input op: a Parameter "x" of a drawn type and shape,
+    filled by ``gen``, and the op with ``attrs(draw)``."""
+    from ovconform.opcases import register_case
+
+    def build(draw: Draw[Any]) -> OpCase:
+        et = draw(st.sampled_from(types))
+        shape = draw_shape(draw)
+        node_attrs = attrs(draw)
+        b = CaseBuilder(draw_seed(draw))
+        x = b.param("x", gen(b, shape, et))
+        return b.finish(op, version, make_node(op, version, [x.output(0)], node_attrs), note)
+
+    build.__name__ = f"case_{op}_{version}"
+    register_case(op, version)(build)

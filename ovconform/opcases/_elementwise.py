@@ -26,10 +26,18 @@ from hypothesis import strategies as st
 from ovconform import opset
 from ovconform.ir import Type, make_node
 from ovconform.opcases import OpCase, register_case
-from ovconform.opcases._draw import FLOATS, CaseBuilder, Draw, draw_broadcast_shapes, draw_seed, draw_shape
+from ovconform.opcases._draw import (
+    FLOATS,
+    CaseBuilder,
+    Draw,
+    Gen1,
+    draw_broadcast_shapes,
+    draw_seed,
+    draw_shape,
+    unary_case,
+)
 
 Gen2 = Callable[[CaseBuilder, tuple[int, ...], tuple[int, ...], Type], tuple[np.ndarray, np.ndarray]]
-Gen1 = Callable[[CaseBuilder, tuple[int, ...], Type], np.ndarray]
 
 SIGNED = (Type.i32, Type.i64, Type.i8)
 NUMERIC = (*FLOATS, *SIGNED, Type.u8)
@@ -158,24 +166,10 @@ UNARY: dict[str, tuple[tuple[Type, ...], Gen1, str]] = {
 }
 
 
-def _unary_case(op: str, version: int, types: tuple[Type, ...], gen: Gen1, note: str,
-                attrs: Callable[[Draw[Any]], dict[str, Any]] = lambda draw: {}) -> None:
-    def build(draw: Draw[Any]) -> OpCase:
-        et = draw(st.sampled_from(types))
-        shape = draw_shape(draw)
-        node_attrs = attrs(draw)
-        b = CaseBuilder(draw_seed(draw))
-        x = b.param("x", gen(b, shape, et))
-        return b.finish(op, version, make_node(op, version, [x.output(0)], node_attrs), note)
-
-    build.__name__ = f"case_{op}_{version}"
-    register_case(op, version)(build)
-
-
 for _op, (_types, _gen1, _note) in UNARY.items():
-    _unary_case(_op, 1, _types, _gen1, _note)
-_unary_case("Gelu", 2, FLOATS, _range(-4, 4), _FLOAT_NOTE)
-_unary_case("Gelu", 7, FLOATS, _range(-4, 4), _FLOAT_NOTE,
+    unary_case(_op, 1, _types, _gen1, _note)
+unary_case("Gelu", 2, FLOATS, _range(-4, 4), _FLOAT_NOTE)
+unary_case("Gelu", 7, FLOATS, _range(-4, 4), _FLOAT_NOTE,
             lambda draw: {"approximation_mode": draw(st.sampled_from(("ERF", "TANH")))})
 
 

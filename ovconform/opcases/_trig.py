@@ -15,19 +15,16 @@ silent or says "rounded"), as in the elementwise cases.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from hypothesis import strategies as st
 
 from ovconform import opset
-from ovconform.ir import Type, make_node
+from ovconform.ir import Type
 from ovconform.opcases import OpCase, register_case
-from ovconform.opcases._draw import FLOATS, CaseBuilder, Draw, draw_seed, draw_shape
+from ovconform.opcases._draw import FLOATS, CaseBuilder, Draw, Gen1, draw_seed, draw_shape, unary_case
 from ovconform.opset._trig import ROUND_MODES, UNARY_VERSIONS
-
-Gen1 = Callable[[CaseBuilder, tuple[int, ...], Type], np.ndarray]
 
 SIGNED = (Type.i32, Type.i64, Type.i8)
 _FLOAT_NOTE = "floating-point inputs only: OpenVINO CPU rounds integer results where the spec is silent."
@@ -70,22 +67,8 @@ UNARY: dict[str, tuple[tuple[Type, ...], Gen1, str]] = {
 }
 
 
-def _unary_case(op: str, version: int, types: tuple[Type, ...], gen: Gen1, note: str,
-                attrs: Callable[[Draw[Any]], dict[str, Any]] = lambda draw: {}) -> None:
-    def build(draw: Draw[Any]) -> OpCase:
-        et = draw(st.sampled_from(types))
-        shape = draw_shape(draw)
-        node_attrs = attrs(draw)
-        b = CaseBuilder(draw_seed(draw))
-        x = b.param("x", gen(b, shape, et))
-        return b.finish(op, version, make_node(op, version, [x.output(0)], node_attrs), note)
-
-    build.__name__ = f"case_{op}_{version}"
-    register_case(op, version)(build)
-
-
 for _op, (_types, _gen, _note) in UNARY.items():
-    _unary_case(_op, UNARY_VERSIONS[_op], _types, _gen, _note)
+    unary_case(_op, UNARY_VERSIONS[_op], _types, _gen, _note)
 
 
 @register_case("Round", 5)
