@@ -85,8 +85,7 @@ def test_py_file_plugin_records_and_report(pytester: pytest.Pytester, device_fil
                               "test_needs_capability[MYDEV]": "skipped", "test_other_entity[MYDEV]": "passed"}
     by_name = {r["nodeid"].split("::")[-1]: r for r in doc["records"]}
     assert by_name["test_name[MYDEV]"]["scope"] == "mandatory"
-    assert by_name["test_name[MYDEV]"]["facts"] == {"full_name": "FAKE test device"} or \
-        by_name["test_name[MYDEV]"]["facts"]["full_name"]
+    assert by_name["test_name[MYDEV]"]["facts"] == {"full_name": "Fake test device"}
     assert by_name["test_other_entity[MYDEV]"]["entity"] == "ov_infer_request"
     assert "PERF_COUNT=False, but should be True" in by_name["test_broken[MYDEV]"]["message"]
     assert "MYDEV: capability 'WINOGRAD' not in OPTIMIZATION_CAPABILITIES" in \
