@@ -165,6 +165,32 @@ OP_CLASSES: Final[dict[str, str]] = {
     **dict.fromkeys(("MatMul", "Convolution", "GroupConvolution", "ReduceSum", "ReduceMean", "AvgPool",
                      "ReduceProd", "ReduceL1", "ReduceL2"), "accumulating"),
     "LogSoftmax": "softmax",
+    # tier-2/3 families: one block per family (a change adding a family's ops edits that block only)
+    # -- norm
+    **dict.fromkeys(("MVN", "NormalizeL2", "BatchNormInference", "GroupNormalization", "LRN", "GRN", "CumSum"),
+                    "accumulating"),
+    **{"Range": "rounded", "Eye": "exact", "OneHot": "exact"},
+    # -- layout
+    **dict.fromkeys(("Pad", "Tile", "Slice", "SliceScatter", "Roll", "ReverseSequence", "DepthToSpace",
+                     "SpaceToDepth", "BatchToSpace", "SpaceToBatch", "ShuffleChannels"), "exact"),
+    # -- index
+    **dict.fromkeys(("GatherElements", "GatherND", "ScatterUpdate", "TopK", "NonZero", "Bucketize", "SearchSorted",
+                     "Unique", "SegmentMax"), "exact"),
+    **dict.fromkeys(("ScatterElementsUpdate", "ScatterNDUpdate"), "accumulating"),
+    # -- advanced
+    **dict.fromkeys(("ConvolutionBackpropData", "GroupConvolutionBackpropData", "AdaptiveAvgPool", "Interpolate",
+                     "Einsum", "ScaledDotProductAttention", "Inverse", "Col2Im"), "accumulating"),
+    **{"AdaptiveMaxPool": "exact", "FakeQuantize": "composite"},
+    # -- recurrent
+    **dict.fromkeys(("RNNCell", "LSTMCell", "GRUCell", "RNNSequence", "LSTMSequence", "GRUSequence"), "accumulating"),
+    # -- signal
+    **dict.fromkeys(("DFT", "IDFT", "RDFT", "IRDFT"), "accumulating"),
+    # -- misc
+    **dict.fromkeys(("EmbeddingBagOffsetsSum", "EmbeddingBagPackedSum", "EmbeddingSegmentsSum", "NV12toRGB",
+                     "NV12toBGR", "I420toRGB", "I420toBGR"), "accumulating"),
+    **dict.fromkeys(("GatherTree", "ExtractImagePatches", "CTCGreedyDecoder", "CTCGreedyDecoderSeqLen",
+                     "ConvertPromoteTypes", "RandomUniform", "Multinomial"), "exact"),
+    # -- end of families
 }
 FALLBACK_CLASS: Final = "transcendental"
 

@@ -8,22 +8,48 @@ Each family module lists its builders in ``__all__``; this package re-exports th
 from __future__ import annotations
 
 from ovconform.opset import (
-    _activation, _bitwise, _conv, _core, _elementwise, _linear, _movement, _pool, _reduce, _shape_ops,
-    _softmax, _state, _trig,
+    _activation,
+    _advanced,
+    _bitwise,
+    _conv,
+    _core,
+    _elementwise,
+    _index,
+    _layout,
+    _linear,
+    _misc,
+    _movement,
+    _norm,
+    _pool,
+    _recurrent,
+    _reduce,
+    _shape_ops,
+    _signal,
+    _softmax,
+    _state,
+    _trig,
 )
 from ovconform.opset._activation import *  # noqa: F403
+from ovconform.opset._advanced import *  # noqa: F403
 from ovconform.opset._bitwise import *  # noqa: F403
 from ovconform.opset._conv import *  # noqa: F403
 from ovconform.opset._core import *  # noqa: F403
 from ovconform.opset._elementwise import *  # noqa: F403
+from ovconform.opset._index import *  # noqa: F403
+from ovconform.opset._layout import *  # noqa: F403
 from ovconform.opset._linear import *  # noqa: F403
+from ovconform.opset._misc import *  # noqa: F403
 from ovconform.opset._movement import *  # noqa: F403
+from ovconform.opset._norm import *  # noqa: F403
 from ovconform.opset._pool import *  # noqa: F403
+from ovconform.opset._recurrent import *  # noqa: F403
 from ovconform.opset._reduce import *  # noqa: F403
 from ovconform.opset._shape_ops import *  # noqa: F403
+from ovconform.opset._signal import *  # noqa: F403
 from ovconform.opset._softmax import *  # noqa: F403
 from ovconform.opset._state import *  # noqa: F403
 from ovconform.opset._trig import *  # noqa: F403
 
-__all__ = sorted({name for mod in (_activation, _bitwise, _conv, _core, _elementwise, _linear, _movement, _pool,
-                                   _reduce, _shape_ops, _softmax, _state, _trig) for name in mod.__all__})
+_FAMILIES = (_activation, _advanced, _bitwise, _conv, _core, _elementwise, _index, _layout, _linear, _misc, _movement,
+             _norm, _pool, _recurrent, _reduce, _shape_ops, _signal, _softmax, _state, _trig)
+__all__ = sorted({name for mod in _FAMILIES for name in mod.__all__})

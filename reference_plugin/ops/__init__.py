@@ -13,7 +13,18 @@ from typing import TYPE_CHECKING, TypeVar
 
 from ovconform.errors import CompileError, OVConformError, UnsupportedOpError
 from ovconform.ir._opdef import canonical_type_name
-from reference_plugin.ops import _family_activation, _family_bitwise, _family_trig
+from reference_plugin.ops import (
+    _family_activation,
+    _family_advanced,
+    _family_bitwise,
+    _family_index,
+    _family_layout,
+    _family_misc,
+    _family_norm,
+    _family_recurrent,
+    _family_signal,
+    _family_trig,
+)
 from reference_plugin.ops._base import OpRun, RunContext
 
 if TYPE_CHECKING:
@@ -36,6 +47,8 @@ OP_MODULES: tuple[str, ...] = (
     "op_variadic_split", "op_gather", "op_broadcast", "op_shape_of", "op_strided_slice",
     "op_read_value", "op_assign",
     *_family_trig.OP_MODULES, *_family_activation.OP_MODULES, *_family_bitwise.OP_MODULES,
+    *_family_norm.OP_MODULES, *_family_layout.OP_MODULES, *_family_index.OP_MODULES, *_family_advanced.OP_MODULES,
+    *_family_recurrent.OP_MODULES, *_family_signal.OP_MODULES, *_family_misc.OP_MODULES,
 )
 
 _REGISTRY: dict[str, dict[int, type[OpRun]]] = {}

@@ -1,0 +1,1 @@
+"""Adapters exposing other runtimes' devices as ovconform plugins (``--plugin=openvino:CPU``)."""

@@ -1,0 +1,1 @@
+"""Benchmark runner and perf-counter reports (``ovconform bench``, the ``-m perf`` suite)."""

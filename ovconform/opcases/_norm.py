@@ -1,0 +1,3 @@
+"""Case strategies of the "norm" family (planned: MVN-1/6, NormalizeL2-1, BatchNormInference-1/5, GroupNormalization-12, LRN-1, GRN-1, CumSum-3, Range-1/4, Eye-9, OneHot-1)."""
+
+from __future__ import annotations
