@@ -1,4 +1,5 @@
-"""The ``ovconform`` command line: ``ovconform devices``, ``ovconform report ...``, ``ovconform --version``."""
+"""The ``ovconform`` command line: ``ovconform devices``, ``ovconform ops``, ``ovconform report ...``,
+``ovconform --version``."""
 
 from __future__ import annotations
 
@@ -44,6 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     from ovconform.reports.cli import add_report_parser
 
     add_report_parser(sub)
+    from ovconform import ops_table
+
+    ops_table.add_parser(sub)
     args = parser.parse_args(argv)
     if args.version:
         import ovconform
@@ -52,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "devices":
         return _cmd_devices(args)
+    if args.command == "ops":
+        return ops_table.run(args)
     if args.command == "report":
         from ovconform.reports.cli import run_report
 

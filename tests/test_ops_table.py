@@ -1,0 +1,118 @@
+"""``ovconform ops``: the opset table matches the installed OpenVINO, the coverage rows follow the
+op-definition table, the kernels and the case strategies, and the CLI renders every format."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from ovconform import ops_table
+from ovconform._opset_table import OPSET_VERSIONS
+from ovconform.cli import main
+from ovconform.errors import OVConformError
+from ovconform.opcases import all_case_keys
+from reference_plugin.ops import registered_ops
+
+
+def _openvino_opsets() -> dict[str, tuple[int, ...]]:
+    """Op type -> versions, by asking OpenVINO's node factory of every opset for every op name its
+    Python package and the IR know (the first opset holding a version is its number)."""
+    ov = pytest.importorskip("openvino", reason="regenerating the opset table needs openvino")
+    from openvino._pyopenvino import NodeFactory
+
+    root = Path(ov.__file__).parent
+    names = set(OPSET_VERSIONS)
+    for f in root.rglob("*.py"):
+        names |= set(re.findall(r'create\(\s*"(\w+)"', f.read_text(encoding="utf-8", errors="replace")))
+    first: dict[tuple[str, str], int] = {}
+    for n in range(1, 17):
+        factory = NodeFactory(f"opset{n}")
+        for name in sorted(names):
+            try:
+                node = factory.create(name)
+            except Exception:  # noqa: BLE001 - not in this opset (or needs arguments, as Constant does)
+                continue
+            info = node.get_type_info()
+            first.setdefault((info.name, info.version_id), n)
+    table: dict[str, set[int]] = {"Constant": {1}}
+    for (name, _), n in first.items():
+        table.setdefault(name, set()).add(n)
+    return {k: tuple(sorted(v)) for k, v in table.items()}
+
+
+def test_opset_table_is_what_openvino_has() -> None:
+    assert _openvino_opsets() == OPSET_VERSIONS
+
+
+def test_every_reference_kernel_is_an_openvino_op_version() -> None:
+    for op, versions in registered_ops().items():
+        assert op in OPSET_VERSIONS, f"REFERENCE registers {op}, which opset1..16 does not have"
+        assert set(versions) <= set(OPSET_VERSIONS[op]), f"{op}: kernels {versions}, opsets {OPSET_VERSIONS[op]}"
+
+
+def test_rows_follow_kernels_and_cases() -> None:
+    rows = {r.op: r for r in ops_table.coverage()}
+    assert set(rows) == set(OPSET_VERSIONS)
+    keys = set(all_case_keys())
+    for op, versions in registered_ops().items():
+        row = rows[op]
+        assert set(versions) <= set(row.implemented)
+        if op not in ops_table.IN_EVERY_CASE:
+            assert set(row.cross_checked) == {v for v in row.implemented if (op, v) in keys}
+    assert rows["Gather"].complete and rows["Gather"].versions == (1, 7, 8)
+    assert rows["Parameter"].complete and "in every case" in rows["Parameter"].notes
+    assert rows["StringTensorPack"].status == "no" and "string" in rows["StringTensorPack"].notes
+
+
+def test_missing_versions_are_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(OPSET_VERSIONS, "Relu", (1, 99))
+    row = next(r for r in ops_table.coverage() if r.op == "Relu")
+    assert row.status == "partial" and row.implemented == (1,) and "missing versions: Relu-99" in row.notes
+
+
+def test_cli_formats(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["ops"]) == 0
+    text = capsys.readouterr().out
+    assert "Gather" in text and f"of {len(OPSET_VERSIONS)} op types" in text
+    out = tmp_path / "ops.json"
+    assert main(["ops", "--format", "json", "-o", str(out)]) == 0
+    assert capsys.readouterr().out == f"wrote {out}\n"
+    doc = json.loads(out.read_text())
+    summary = ops_table.summary(ops_table.coverage())
+    assert doc["summary"] == summary and len(doc["ops"]) == len(OPSET_VERSIONS)
+    assert main(["ops", "--format", "md", "--missing"]) == 0
+    md = capsys.readouterr().out
+    assert md.startswith("# REFERENCE op coverage")
+    assert "| Gather " not in md and "| StringTensorPack " in md
+    assert main(["ops", "--format", "csv"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].startswith("op,versions")
+
+
+def test_junit_results_fill_the_column(tmp_path: Path) -> None:
+    name = ops_table._CROSSCHECK_TEST
+    xml = tmp_path / "x.xml"
+    xml.write_text(f"""<?xml version="1.0"?><testsuites><testsuite name="pytest">
+      <testcase classname="t" name="{name}[Relu-1]"><properties><property name="cases_checked" value="50"/>
+      </properties></testcase>
+      <testcase classname="t" name="{name}[Gather-8]"><failure message="x"/></testcase>
+      <testcase classname="t" name="{name}[Gather-7]"><skipped message="every drawn case matches"/></testcase>
+      <testcase classname="t" name="test_other"/></testsuite></testsuites>""")
+    found = ops_table.read_junit(xml)
+    assert found == {("Relu", 1): "50 cases agree", ("Gather", 8): "FAILED",
+                     ("Gather", 7): "skipped: every drawn case matches"}
+    rows = {r.op: r for r in ops_table.coverage(found)}
+    assert rows["Relu"].cases == {1: "50 cases agree"}
+    assert "8: FAILED" in ops_table.render([rows["Gather"]], "md")
+
+
+@pytest.mark.parametrize("content", ["not xml", "<testsuites/>"])
+def test_bad_junit_is_a_clear_error(tmp_path: Path, content: str) -> None:
+    bad = tmp_path / "bad.xml"
+    bad.write_text(content)
+    with pytest.raises(OVConformError, match="bad.xml"):
+        ops_table.read_junit(bad)
+    with pytest.raises(OVConformError, match="cannot read"):
+        ops_table.read_junit(tmp_path / "missing.xml")
