@@ -218,7 +218,32 @@ def _concat_i64_witness() -> Witness:
 _I64_REASON = ("i64 values outside the i32 range: OpenVINO CPU executes i64 as i32 and keeps only the low 32 "
                "bits; the spec defines the op for any numeric type, so i64 values must be exact")
 
+# -- HardSigmoid-1 with a zero alpha or beta ---------------------------------------------------------------------
+
+def _hard_sigmoid_zero_coefficient(case: OpCase) -> bool:
+    for node in op_nodes(case, "HardSigmoid", (1,)):
+        alpha, beta = input_value(case, node, 1), input_value(case, node, 2)
+        if alpha is None or beta is None or not np.all(alpha) or not np.all(beta):
+            return True
+    return False
+
+
+def _hard_sigmoid_witness() -> Witness:
+    x = np.array([-4.0, -1.0, 0.0, 1.0, 4.0], np.float32)
+    p = _param("x", x)
+    node = ops.hard_sigmoid(p, np.float32(0.0), np.float32(0.0))
+    return Witness(_case("HardSigmoid", 1, [node], [p], {"x": x}), [np.zeros(5, np.float32)])
+
+
 DEVIATIONS: tuple[Deviation, ...] = (
+    Deviation(
+        "HardSigmoid", (1,), _hard_sigmoid_zero_coefficient,
+        "zero alpha or beta: OpenVINO CPU replaces alpha=0 by 0.2 and beta=0 by 0.5 (its defaults); the spec "
+        "computes max(0, min(1, alpha*x + beta)) with the given values",
+        f"{SPEC}/activation/hard-sigmoid-1.html",
+        "x = [-4, -1, 0, 1, 4], alpha = beta = 0: spec gives [0, 0, 0, 0, 0]; CPU gives [0, 0.3, 0.5, 0.7, 1] "
+        "(0.2*x + 0.5 clipped).",
+        _hard_sigmoid_witness),
     Deviation(
         "Clamp", (1,), _clamp_8bit_fraction,
         "fractional bounds on i8/u8: OpenVINO CPU truncates min and max toward zero; the spec converts min with "
