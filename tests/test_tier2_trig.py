@@ -18,6 +18,7 @@ from ovconform import opset as ops
 from ovconform.errors import ValidationError
 from ovconform.ir import PartialShape, Type
 from ovconform.opcases import OpCase, case_strategy
+from ovconform.tolerances import ulp_distance
 from reference_plugin._evaluate import ModelRunner
 from reference_plugin.ops import load_op
 
@@ -107,8 +108,10 @@ def test_transcendental_f32_matches_math(builder: str) -> None:
     x = np.array(DOMAIN_POINTS[builder], F32)
     out = run1(getattr(ops, builder), x)
     assert out.dtype == F32
-    want = np.array([fn(float(v)) for v in x], np.float64)
-    np.testing.assert_array_equal(out, want.astype(F32))  # computed wide, rounded once
+    want = np.array([fn(float(v)) for v in x], np.float64).astype(F32)
+    # float32 computation: within the bound tests/reference/test_kernel_accuracy.py states
+    assert np.array_equal(np.isnan(out), np.isnan(want))
+    assert int(np.max(ulp_distance(out, want, Type.f32), initial=0)) <= 3
 
 
 @pytest.mark.parametrize("builder", sorted(TRANSCENDENTAL))

@@ -84,6 +84,19 @@ def convert_array(arr: np.ndarray, src: Type, dst: Type) -> np.ndarray:
     return values.astype(dst.to_dtype())
 
 
+#: Set to float64 to compute every float kernel that follows :func:`compute_float_dtype` in double
+#: precision (the accuracy measurements in tests/reference/test_kernel_accuracy.py do).
+FLOAT_COMPUTE: dict[str, np.dtype] = {"f64": _F64, "f32": _F32, "f16": _F32, "bf16": _F32}
+
+
+def compute_float_dtype(t: Type) -> np.dtype:
+    """The float dtype transcendental and BLAS kernels compute ``t`` in: float32 for f32, f16 and
+    bf16 (numpy's SIMD float32 functions and sgemm), float64 for f64 and for integer inputs (so
+    every i32 value is exact). The error bound this costs is measured and stated in
+    ``tests/reference/test_kernel_accuracy.py``."""
+    return FLOAT_COMPUTE.get(t.name, _F64)
+
+
 def accumulate_dtype(t: Type) -> np.dtype:
     """The dtype sums and products accumulate in: float64 for every float type (the oracle favours
     accuracy), int64/uint64 for integers (results then wrap to the output type)."""

@@ -10,7 +10,13 @@ import numpy as np
 from numpy.polynomial import chebyshev as _cheb
 
 from reference_plugin.ops._base import OpRun
-from reference_plugin.ops._common_types import float_to_int, from_compute, round_half_away, to_compute
+from reference_plugin.ops._common_types import (
+    compute_float_dtype,
+    float_to_int,
+    from_compute,
+    round_half_away,
+    to_compute,
+)
 
 if TYPE_CHECKING:
     from ovconform.ir import Node
@@ -19,13 +25,17 @@ if TYPE_CHECKING:
 class UnaryOp(OpRun):
     """Elementwise op of one input; subclasses implement ``compute``.
 
-    ``transcendental`` kernels compute in float64 and round once to the output type (floats)
-    or, for integer inputs, round half away from zero and convert (the spec's "rounded to the
-    nearest integer" for integer element types). Other kernels compute in the input's compute
-    dtype (integers natively, wrapping on overflow as C does).
+    ``transcendental`` kernels compute in :func:`compute_float_dtype` (float32 for f32/f16/bf16
+    with numpy's SIMD functions, float64 for f64 and integer inputs; ``single_precision = False``
+    keeps a kernel in float64 where float32 loses too much, e.g. Mish) and round once to the
+    output type (floats) or, for integer inputs, round half away from zero and convert (the
+    spec's "rounded to the nearest integer" for integer element types). The float32 error bound
+    per op is measured in tests/reference/test_kernel_accuracy.py. Other kernels compute in the
+    input's compute dtype (integers natively, wrapping on overflow as C does).
     """
 
     transcendental: ClassVar[bool] = True
+    single_precision: ClassVar[bool] = True
 
     def __init__(self, node: Node) -> None:
         super().__init__(node)
@@ -35,7 +45,8 @@ class UnaryOp(OpRun):
     def _run(self, x: np.ndarray) -> tuple[np.ndarray, ...]:
         if not self.transcendental:
             return (from_compute(self.compute(to_compute(x, self.t)), self.out_t),)
-        y = self.compute(to_compute(x, self.t).astype(np.float64))
+        dtype = compute_float_dtype(self.t) if self.single_precision else np.float64
+        y = self.compute(to_compute(x, self.t).astype(dtype, copy=False))
         if self.out_t.is_integral_number():
             return (float_to_int(round_half_away(y), self.out_t.to_dtype()),)
         return (from_compute(y, self.out_t),)

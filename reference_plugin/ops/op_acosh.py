@@ -1,6 +1,6 @@
 """Acosh-4 (``ov::op::v3::Acosh``, opset4): elementwise inverse hyperbolic cosine (NaN below 1).
 
-Float types compute in float64 and round once to the output type; integer inputs give the
+Float types compute as UnaryOp describes and round once to the output type; integer inputs give the
 result rounded to the nearest integer (halves away from zero), as the other transcendental
 kernels do.
 """

@@ -1,6 +1,7 @@
 """Convolution-1: data ``[N, C_IN, *spatial]``, filters ``[C_OUT, C_IN, *kernel]`` (1 to 3 spatial
 dims), zero padding by ``pads_begin``/``pads_end`` or ``auto_pad``, with strides and dilations.
-Floats accumulate in float64 (one BLAS matmul over im2col columns); integers in int64, then wrap.
+Floats: one BLAS matmul over im2col columns in :func:`compute_float_dtype` (sgemm for f32/f16/bf16,
+dgemm for f64); integers accumulate in int64, then wrap.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from ovconform.ir import Node
 from reference_plugin.ops import register_op
 from reference_plugin.ops._base import OpRun
 from reference_plugin.ops._common_conv import grouped_conv
-from reference_plugin.ops._common_types import accumulate_dtype, store, to_compute
+from reference_plugin.ops._common_types import accumulate_dtype, compute_float_dtype, store, to_compute
 from reference_plugin.ops._common_window import window_spec
 
 
@@ -23,7 +24,7 @@ class Convolution(OpRun):
     def __init__(self, node: Node) -> None:
         super().__init__(node)
         self.t, self.out_t = self.in_types[0], self.out_types[0]
-        self.acc = accumulate_dtype(self.t)
+        self.acc = compute_float_dtype(self.t) if self.t.is_real() else accumulate_dtype(self.t)
         self.attrs = dict(node.attrs)
         const = self.const_input(1)
         self.filters = self._grouped(to_compute(const, self.t).astype(self.acc)) if const is not None else None

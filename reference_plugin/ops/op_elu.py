@@ -1,4 +1,4 @@
-"""Elu-1: ``x if x > 0 else alpha * (e ** x - 1)`` with the ``alpha`` attribute, computed in float64."""
+"""Elu-1: ``x if x > 0 else alpha * (e ** x - 1)`` with the ``alpha`` attribute (compute precision: see UnaryOp)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""HSigmoid-5: ``min(max(x + 3, 0), 6) / 6``, computed in float64."""
+"""HSigmoid-5: ``min(max(x + 3, 0), 6) / 6`` (compute precision: see UnaryOp)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""HSwish-4: ``x * min(max(x + 3, 0), 6) / 6``, computed in float64."""
+"""HSwish-4: ``x * min(max(x + 3, 0), 6) / 6`` (compute precision: see UnaryOp)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,8 @@
 
 ``transpose_a``/``transpose_b`` swap the two innermost dims of an input of rank >= 2; a 1D
 input is not transposed (a 1D A is a row vector, a 1D B a column vector, and the added unit dim
-is removed from the result). Floats accumulate in float64; integers in int64 (then wrap).
+is removed from the result). Floats multiply on BLAS in :func:`compute_float_dtype` (sgemm for
+f32/f16/bf16, dgemm for f64); integers accumulate in int64 (then wrap).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import numpy as np
 from ovconform.ir import Node
 from reference_plugin.ops import register_op
 from reference_plugin.ops._base import OpRun
-from reference_plugin.ops._common_types import accumulate_dtype, store, to_compute
+from reference_plugin.ops._common_types import accumulate_dtype, compute_float_dtype, store, to_compute
 
 
 @register_op("MatMul", since=1)
@@ -22,7 +23,7 @@ class MatMul(OpRun):
         self.transpose_a: bool = self.attr("transpose_a")
         self.transpose_b: bool = self.attr("transpose_b")
         self.t, self.out_t = self.in_types[0], self.out_types[0]
-        self.acc = accumulate_dtype(self.t)
+        self.acc = compute_float_dtype(self.t) if self.t.is_real() else accumulate_dtype(self.t)
 
     def _run(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, ...]:
         x = to_compute(a, self.t).astype(self.acc, copy=False)

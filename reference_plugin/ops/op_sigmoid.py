@@ -1,7 +1,7 @@
 """Sigmoid-1: elementwise ``1 / (1 + e ** -x)``, numerically stable for large |x|.
 
 One ``exp`` of ``-|x|`` serves both signs: for x >= 0 the result is 1 / (1 + e), for x < 0 it
-is e / (1 + e), so no branch overflows and nothing is evaluated twice. Computes in float64.
+is e / (1 + e), so no branch overflows and nothing is evaluated twice (compute precision: see UnaryOp).
 The spec allows floating-point types only; for integer inputs this kernel gives what OpenVINO's
 reference (and CPU) compute, ``1 / (1 + (T)exp(-x))`` in integer arithmetic: 1 for x > 0, else 0.
 """

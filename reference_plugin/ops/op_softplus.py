@@ -1,4 +1,4 @@
-"""SoftPlus-4: ``ln(1 + e ** x)``, computed in float64 as ``logaddexp(0, x)``.
+"""SoftPlus-4: ``ln(1 + e ** x)`` as ``logaddexp(0, x)`` (compute precision: see UnaryOp).
 
 The spec's switch to the identity above a type-dependent threshold (for numerical stability)
 changes nothing here: above it ``ln(1 + e ** x)`` rounds to ``x`` in the output type anyway.

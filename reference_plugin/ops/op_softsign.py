@@ -1,4 +1,4 @@
-"""SoftSign-9: ``x / (1 + |x|)``, computed in float64."""
+"""SoftSign-9: ``x / (1 + |x|)`` (compute precision: see UnaryOp)."""
 
 from __future__ import annotations
 

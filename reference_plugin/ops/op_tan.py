@@ -1,6 +1,6 @@
 """Tan-1: elementwise tangent.
 
-Float types compute in float64 and round once to the output type; integer inputs give the
+Float types compute as UnaryOp describes and round once to the output type; integer inputs give the
 result rounded to the nearest integer (halves away from zero), as the other transcendental
 kernels do.
 """
