@@ -380,6 +380,7 @@ class PropertyStore:
         self._read_only = tuple(n for n in read_only if n not in self._declared)
         self._lock = threading.Lock()
         self._values = {name: d.coerce(d.default) for name, d in self._declared.items()}
+        self._explicit: set[str] = set()
 
     @property
     def owner(self) -> str:
@@ -414,6 +415,13 @@ class PropertyStore:
         parsed = self.parse(props)
         with self._lock:
             self._values.update(parsed)
+            self._explicit.update(parsed)
+
+    def is_explicit(self, name: str) -> bool:
+        """True when ``name`` was set (on this store or the one it was copied from), not defaulted:
+        a device lets a performance hint decide what the user left unset (NUM_STREAMS, ...)."""
+        with self._lock:
+            return name in self._explicit
 
     def get(self, name: str) -> Any:
         with self._lock:
@@ -442,7 +450,8 @@ class PropertyStore:
         new._declared = dict(self._declared)
         new._read_only = tuple(read_only) if read_only is not None else self._read_only
         new._lock = threading.Lock()
-        new._values = self.values()
+        with self._lock:
+            new._values, new._explicit = dict(self._values), set(self._explicit)
         return new
 
     def restricted(self, owner: str, rw: Iterable[str], read_only: Iterable[str]) -> PropertyStore:

@@ -28,6 +28,7 @@ from ovconform.errors import CompileError, OVConformError
 from ovconform.ir import Model, Node, Type
 from ovconform.opset._state import VariableInfo, variable_infos
 from reference_plugin import properties as RP
+from reference_plugin._blas import threads_per_stream
 from reference_plugin._blob import Blob, pack
 from reference_plugin._transformations import FUSED_NAMES, fused_names
 from reference_plugin.async_infer_request import ReferenceAsyncInferRequest
@@ -113,15 +114,18 @@ class Program:
         """
         values: list[Any] = [None] * len(self._slots)
         ctx = RunContext(state)
+        timed = timings is not None
+        wall = cpu = 0.0
         for index, step in enumerate(self.steps):
             if check is not None:
                 check()
-            wall, cpu = time.perf_counter(), time.thread_time()
+            if timed:
+                wall, cpu = time.perf_counter(), time.thread_time()
             outs = self._execute(step, inputs, values, ctx)
             for slot, value in zip(step.writes, outs, strict=True):
                 values[slot] = value
-            if timings is not None:
-                timings[index] = (time.perf_counter() - wall, time.thread_time() - cpu)
+            if timed:
+                timings[index] = (time.perf_counter() - wall, time.thread_time() - cpu)  # type: ignore[index]
             for slot in step.release:
                 values[slot] = None
         return [values[s] for s in self.result_slots], ctx.updates
@@ -174,6 +178,8 @@ class ReferenceCompiledModel(CompiledModel):
         super().__init__(model, plugin, config, context=context, callback_executor=callbacks,
                          loaded_from_cache=loaded_from_cache)
         weakref.finalize(self, callbacks.shutdown, False)
+        #: BLAS threads each inference runs with (cores shared by the streams; see _blas.py).
+        self.blas_threads = threads_per_stream(self.config.get(P.NUM_STREAMS))
 
     def _compile(self, model: Model) -> None:
         precision = self.config.get(P.INFERENCE_PRECISION_HINT)

@@ -89,10 +89,15 @@ def declared_properties(device_name: str) -> list[P.Declared]:
 
 
 def resolve_streams(config: P.PropertyStore) -> int:
-    """The stream count a compiled model gets: NUM_STREAMS when positive; AUTO/NUMA follow the
-    performance hint (1 for LATENCY, up to 4 for THROUGHPUT), capped by a positive
-    PERFORMANCE_HINT_NUM_REQUESTS."""
+    """The stream count a compiled model gets: NUM_STREAMS when positive; AUTO/NUMA (or
+    NUM_STREAMS left unset under the THROUGHPUT or CUMULATIVE_THROUGHPUT hint, as OpenVINO
+    CPU does) follow the performance hint (1 for LATENCY, one per core up to 4 for THROUGHPUT),
+    capped by a positive PERFORMANCE_HINT_NUM_REQUESTS."""
     requested = config.get(P.NUM_STREAMS)
+    hint = config.get(P.PERFORMANCE_HINT)
+    if not config.is_explicit(P.NUM_STREAMS) and hint in (P.PerformanceMode.THROUGHPUT,
+                                                          P.PerformanceMode.CUMULATIVE_THROUGHPUT):
+        requested = P.STREAMS_AUTO
     streams = P.resolve_num_streams(requested, config.get(P.PERFORMANCE_HINT))
     wanted = config.get(P.PERFORMANCE_HINT_NUM_REQUESTS)
     if requested < 0 and wanted > 0:

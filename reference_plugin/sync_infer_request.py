@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ovconform.api import ProfilingInfo, ProfilingStatus, SyncInferRequest, Tensor, VariableState
+from reference_plugin._blas import set_blas_threads
 
 if TYPE_CHECKING:
     from reference_plugin.compiled_model import Program, ReferenceCompiledModel, Timing
@@ -77,6 +78,7 @@ class ReferenceSyncInferRequest(SyncInferRequest):
         cm: ReferenceCompiledModel = self._compiled_model  # type: ignore[assignment]
         timings: list[Timing | None] | None = [None] * len(self._program.steps) if cm.profiling_enabled else None
         self._timings = timings
+        set_blas_threads(cm.blas_threads)
         outputs, writes = self._program.run(self._input_arrays, self._run_state, timings=timings,
                                             check=self.check_cancelled)
         self._output_arrays = outputs

@@ -166,6 +166,18 @@ def test_merged_and_restricted_copies_leave_the_original_alone() -> None:
     assert r.get_or("NOT_THERE", 7) == 7
 
 
+def test_store_knows_what_was_set_explicitly() -> None:
+    s = _store()
+    assert not s.is_explicit("NUM_STREAMS")
+    m = s.merged({"NUM_STREAMS": 1})  # the default value, but set: explicit
+    assert m.is_explicit("NUM_STREAMS") and not s.is_explicit("NUM_STREAMS")
+    s.set({"PERF_COUNT": False})
+    assert s.copy().is_explicit("PERF_COUNT") and s.merged({}).is_explicit("PERF_COUNT")
+    with pytest.raises(PropertyError):
+        s.set({"NUM_STREAMS": 9})
+    assert not s.is_explicit("NUM_STREAMS")  # a refused value marks nothing
+
+
 def test_store_needs_a_mapping() -> None:
     with pytest.raises(PropertyError, match="must be a mapping"):
         _store().set([("PERF_COUNT", True)])  # type: ignore[arg-type]

@@ -195,7 +195,8 @@ def test_compiled_model_properties(plugin: ReferencePlugin) -> None:
 @pytest.mark.parametrize(("props", "streams"), [
     ({}, 1),
     ({"NUM_STREAMS": 3}, 3),
-    ({"PERFORMANCE_HINT": "THROUGHPUT"}, 1),  # an explicit NUM_STREAMS (the default 1) wins
+    ({"PERFORMANCE_HINT": "THROUGHPUT"}, max(1, min(os.cpu_count() or 1, 4))),  # unset NUM_STREAMS: the hint decides
+    ({"PERFORMANCE_HINT": "THROUGHPUT", "NUM_STREAMS": 1}, 1),  # an explicit NUM_STREAMS wins
     ({"PERFORMANCE_HINT": "LATENCY", "NUM_STREAMS": "AUTO"}, 1),
     ({"PERFORMANCE_HINT": "THROUGHPUT", "NUM_STREAMS": "AUTO"}, max(1, min(os.cpu_count() or 1, 4))),
     ({"PERFORMANCE_HINT": "THROUGHPUT", "NUM_STREAMS": "AUTO", "PERFORMANCE_HINT_NUM_REQUESTS": 1}, 1),
@@ -230,3 +231,24 @@ def test_compile_time_values_read_back_on_the_compiled_model(plugin: ReferencePl
     assert compiled.get_property("INFERENCE_PRECISION_HINT") == Type.f16
     assert compiled.get_property("MODEL_PRIORITY") == "LOW"
     assert compiled.task_executor.config.threads_per_stream == 2  # type: ignore[attr-defined]
+
+
+def test_streams_set_on_the_plugin_are_explicit_too(plugin: ReferencePlugin) -> None:
+    plugin.set_property({"NUM_STREAMS": 1})
+    compiled = plugin.compile_model(relu_chain_model(), {"PERFORMANCE_HINT": "THROUGHPUT"})
+    assert compiled.get_property("NUM_STREAMS") == 1
+
+
+@pytest.mark.parametrize(("hint", "streams"), [("LATENCY", 1), ("THROUGHPUT", max(1, min(os.cpu_count() or 1, 4)))])
+def test_each_stream_runs_blas_on_its_share_of_the_cores(plugin: ReferencePlugin, hint: str, streams: int) -> None:
+    pytest.importorskip("threadpoolctl", reason="BLAS threads are managed through threadpoolctl")
+    from reference_plugin._blas import blas_info, threads_per_stream
+
+    compiled = plugin.compile_model(relu_chain_model(), {"PERFORMANCE_HINT": hint})
+    assert compiled.get_property("NUM_STREAMS") == streams
+    request = compiled.create_infer_request()
+    request.infer([np.ones(compiled.inputs[0].get_shape(), np.float32)])
+    info = blas_info()
+    assert isinstance(info, list) and info, info
+    assert all(lib["num_threads"] == threads_per_stream(streams) for lib in info)
+    assert threads_per_stream(streams) == max(1, (os.cpu_count() or 1) // streams)
