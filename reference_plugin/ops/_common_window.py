@@ -83,6 +83,25 @@ class WindowSpec:
         picks += tuple(slice(None, None, d) for d in self.dilations)
         return view[picks]
 
+    def reduce(self, x: np.ndarray, plan: Plan, pad_value: float | int, ufunc: np.ufunc) -> np.ndarray:
+        """``ufunc`` (e.g. np.maximum) folded over every window of ``x`` padded with ``pad_value``:
+        one pass per kernel offset over output-sized strided slices, so no window is copied."""
+        n = len(self.kernel)
+        widths = [(0, 0), (0, 0)] + [(b, e) for b, e in zip(plan.pads_begin, plan.extra_end, strict=True)]
+        padded = np.pad(x, widths, constant_values=pad_value) if any(map(any, widths)) else x
+        acc: np.ndarray | None = None
+        for offsets in np.ndindex(*self.kernel):
+            picks = (slice(None), slice(None)) + tuple(
+                slice(k * d, k * d + (o - 1) * s + 1, s)
+                for k, d, o, s in zip(offsets, self.dilations, plan.out, self.strides, strict=True))
+            part = padded[picks]
+            if acc is None:
+                acc = part.copy()
+            else:
+                ufunc(acc, part, out=acc)
+        assert acc is not None and acc.ndim == n + 2
+        return acc
+
     def has_padding(self, plan: Plan) -> bool:
         return any(plan.pads_begin) or any(plan.pads_end)
 

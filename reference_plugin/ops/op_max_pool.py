@@ -59,16 +59,28 @@ class MaxPool1(OpRun):
         self.spec = window_spec(node.attrs, self.attr("kernel"), str(self.attr("rounding_type")).lower())
         self.pad_value = lowest(self.t)
         self.axis: int = node.attrs.get("axis", 0)
+        #: Whether anything reads the indices output (v8/v14); when nothing does, it is not computed.
+        self.need_indices = node.get_output_size() > 1 and bool(node.output(1).get_target_inputs())
 
-    def _pool(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _check_rank(self, x: np.ndarray) -> None:
         if x.ndim != len(self.spec.kernel) + 2:
             raise self.fail(f"data shape {list(x.shape)} must be [N, C] plus {len(self.spec.kernel)} spatial "
                             f"dim(s) (kernel {list(self.spec.kernel)}).")
+
+    def _values(self, x: np.ndarray) -> np.ndarray:
+        """The window maxima alone: one np.maximum pass per kernel offset (no window copies)."""
+        self._check_rank(x)
+        data = to_compute(x, self.t)
+        return from_compute(self.spec.reduce(data, self.spec.plan(data.shape[2:]), self.pad_value, np.maximum),
+                            self.out_t)
+
+    def _pool(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        self._check_rank(x)
         values, index = max_pool(to_compute(x, self.t), self.spec, self.pad_value)
         return from_compute(values, self.out_t), index
 
     def _run(self, x: np.ndarray) -> tuple[np.ndarray, ...]:
-        return (self._pool(x)[0],)
+        return (self._values(x),)
 
 
 @register_op("MaxPool", since=8)
@@ -76,8 +88,11 @@ class MaxPool8(MaxPool1):
     """MaxPool-8: adds dilations and the indices output."""
 
     def _run(self, x: np.ndarray) -> tuple[np.ndarray, ...]:
-        values, index = self._pool(x)
         axis = normalize_axis(self.axis, x.ndim, "attribute 'axis'")
+        if not self.need_indices:  # the output exists (zeros) but nothing reads it
+            values = self._values(x)
+            return values, np.zeros(values.shape, self.out_dtypes[1])
+        values, index = self._pool(x)
         if axis:
             index = index % math.prod(x.shape[axis:])
         return values, index.astype(self.out_dtypes[1])
