@@ -48,12 +48,13 @@ _SEQ = itertools.count(1)
 class Step:
     """One node of the program: its kernel and the value slots it reads and writes."""
 
-    __slots__ = ("fixed", "kernel", "node", "param_index", "reads", "release", "rounding", "writes")
+    __slots__ = ("fixed", "kernel", "node", "param_index", "reads", "release", "rounding", "rounds", "writes")
 
     def __init__(self, node: Node, kernel: OpRun, reads: list[int], writes: list[int]) -> None:
         self.node, self.kernel, self.reads, self.writes = node, kernel, reads, writes
         self.release: list[int] = []
         self.rounding: tuple[bool, ...] = ()
+        self.rounds = False  # any(rounding)
         self.fixed: tuple[np.ndarray, ...] | None = None
         self.param_index: int | None = None
 
@@ -84,6 +85,7 @@ class Program:
         step.rounding = tuple(node.type_name != "Result" and RP.rounds_to_f16(node.get_output_element_type(i),
                                                                               self.precision)
                               for i in range(node.get_output_size()))
+        step.rounds = any(step.rounding)
         if node.type_name == "Constant":
             step.fixed = self._rounded(step, step.kernel.run([]))
         return step
@@ -116,18 +118,19 @@ class Program:
         ctx = RunContext(state)
         timed = timings is not None
         wall = cpu = 0.0
-        for index, step in enumerate(self.steps):
-            if check is not None:
-                check()
-            if timed:
-                wall, cpu = time.perf_counter(), time.thread_time()
-            outs = self._execute(step, inputs, values, ctx)
-            for slot, value in zip(step.writes, outs, strict=True):
-                values[slot] = value
-            if timed:
-                timings[index] = (time.perf_counter() - wall, time.thread_time() - cpu)  # type: ignore[index]
-            for slot in step.release:
-                values[slot] = None
+        with np.errstate(all="ignore"):  # once for the run; kernels run "trusted" (see OpRun.run_trusted)
+            for index, step in enumerate(self.steps):
+                if check is not None:
+                    check()
+                if timed:
+                    wall, cpu = time.perf_counter(), time.thread_time()
+                outs = self._execute(step, inputs, values, ctx)
+                for slot, value in zip(step.writes, outs, strict=True):
+                    values[slot] = value
+                if timed:
+                    timings[index] = (time.perf_counter() - wall, time.thread_time() - cpu)  # type: ignore[index]
+                for slot in step.release:
+                    values[slot] = None
         return [values[s] for s in self.result_slots], ctx.updates
 
     def _execute(self, step: Step, inputs: Sequence[np.ndarray], values: list[Any],
@@ -135,8 +138,10 @@ class Program:
         if step.fixed is not None:
             return step.fixed
         if step.param_index is not None:
-            return self._rounded(step, (step.kernel.bind(inputs[step.param_index]),))  # type: ignore[attr-defined]
-        return self._rounded(step, step.kernel.run([values[s] for s in step.reads], ctx))
+            outs: tuple[np.ndarray, ...] = (step.kernel.bind(inputs[step.param_index]),)  # type: ignore[attr-defined]
+        else:
+            outs = step.kernel.run_trusted([values[s] for s in step.reads], ctx)
+        return self._rounded(step, outs) if step.rounds else outs
 
 
 class _PerfStats:

@@ -9,6 +9,10 @@ import numpy as np
 
 from ovconform.errors import ValidationError
 
+#: numpy dtype objects by name, made once (to_dtype is on every kernel's hot path).
+_DTYPES: dict[str, np.dtype] = {n: np.dtype(n) for n in ("float32", "float16", "float64", "uint16", "int8", "int16",
+                                                        "int32", "int64", "uint8", "uint32", "uint64", "bool")}
+
 
 @dataclass(frozen=True, eq=True)
 class Type:
@@ -43,7 +47,7 @@ class Type:
 
     def to_dtype(self) -> np.dtype:
         """The numpy dtype that stores this type (uint16 for bf16)."""
-        return np.dtype(self.numpy_dtype)
+        return _DTYPES.get(self.numpy_dtype) or np.dtype(self.numpy_dtype)
 
     def is_real(self) -> bool:
         return self.real
