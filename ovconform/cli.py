@@ -48,6 +48,9 @@ def main(argv: list[str] | None = None) -> int:
     from ovconform import ops_table
 
     ops_table.add_parser(sub)
+    from ovconform.bench.cli import add_bench_parser
+
+    add_bench_parser(sub)
     args = parser.parse_args(argv)
     if args.version:
         import ovconform
@@ -62,6 +65,10 @@ def main(argv: list[str] | None = None) -> int:
         from ovconform.reports.cli import run_report
 
         return run_report(args, parser)
+    if args.command == "bench":
+        from ovconform.bench.cli import run_bench
+
+        return run_bench(args, parser, argv)
     parser.print_help()
     return 0
 

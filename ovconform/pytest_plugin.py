@@ -255,3 +255,10 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if _devices(item.config):
         _records.attach(item, call, report)
     return report
+
+
+# -- perf marker (issue #9) ---------------------------------------------------------------------------
+# The `perf` suite is opt-in and serial: ovconform.bench.pytest_perf registers the `perf` marker,
+# deselects perf tests unless the -m expression names perf, and refuses -m perf under xdist -n (the
+# last two only when --plugin is given). Loaded as a sub-plugin through pytest_plugins.
+pytest_plugins = [*globals().get("pytest_plugins", []), "ovconform.bench.pytest_perf"]

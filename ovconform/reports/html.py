@@ -1,7 +1,9 @@
 """A single self-contained HTML report: inline CSS and JS, the data inline, nothing fetched.
 
-The page shows a per-entity summary (entity x device), an op x device matrix (when op records
-exist), a test x device matrix and the failure details (message, tolerance, error, repro path).
+The page shows a per-entity summary (entity x device), the perf section (when perf records carry
+``facts["perf"]``: results, device comparison and per-op SVG bar charts, see
+:mod:`ovconform.reports.perf_html`), an op x device matrix (when op records exist), a test x
+device matrix and the failure details (message, tolerance, error, repro path).
 Filters: op/test name, opset, device, status, and a scope toggle (all / mandatory / optional).
 The status filter picks the rows (ops and tests with a record of that status) and the failure
 details; the matrix cells and the summary count every record that passes the other filters.
@@ -45,8 +47,12 @@ def _payload(doc: dict[str, Any]) -> str:
 
 def render_html(doc: dict[str, Any], title: str = "ovconform conformance report") -> str:
     devices = ", ".join(_doc.device_names(doc))
+    from ovconform.reports.perf_html import perf_docs, perf_section
+
+    # the perf section (records with facts["perf"], from the perf suite) is static markup; "" without one
     return (_TEMPLATE.replace("@TITLE@", html.escape(f"{title}: {devices}")).replace("@CSP@", _CSP)
-            .replace("@CSS@", _CSS).replace("@JS@", _JS).replace("@DATA@", _payload(doc)))
+            .replace("@CSS@", _CSS).replace("@JS@", _JS).replace("@PERF@", perf_section(perf_docs(doc)))
+            .replace("@DATA@", _payload(doc)))
 
 
 #: nothing may be fetched: only the inline style and script run
@@ -80,7 +86,7 @@ Mandatory pass rate: the same over mandatory tests. Counters: failed = failed + 
 </form>
 <h2>Summary per entity</h2>
 <table id="summary"><thead></thead><tbody></tbody></table>
-<section id="ops-section">
+@PERF@<section id="ops-section">
 <h2>Ops (<span id="count-ops">0</span>)</h2>
 <table id="ops" class="matrix"><thead></thead><tbody></tbody></table>
 </section>

@@ -1,0 +1,179 @@
+"""The models ``ovconform bench`` and the perf suite run: the zoo, the four perf anchors, IR files.
+
+Names (see :func:`available`):
+
+* the model zoo of the model conformance suite (:mod:`ovconform.suites._zoo`): ``mlp``, ``lenet``,
+  ``resnet_basic_block``, ... (small models; their first input step gives the input shapes);
+* the four perf-anchor models of ``perf-anchors.md`` (the sizes the REFERENCE speed targets are
+  measured on): ``cnn``, ``attention``, ``eltwise`` and ``anchor:mlp`` (the bare name ``mlp`` is
+  the zoo's; ``zoo:NAME`` and ``anchor:NAME`` always pick one set);
+* a path to an IR v11 ``.xml`` file (weights from the ``.bin`` beside it).
+
+Anchor weights are seeded standard normals scaled by ``1/sqrt(fan_in)``; every op is named, so
+per-op counters read well (``conv1``, ``conv1_bias``, ``conv1_relu``, ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ovconform import opset as ops
+from ovconform.errors import NotFoundError
+from ovconform.ir import Model, Node, Type
+
+__all__ = ["ANCHORS", "BenchModel", "available", "resolve_model", "zoo_names"]
+
+F32 = Type.f32
+
+
+@dataclass(frozen=True)
+class BenchModel:
+    """A model to benchmark: its name, the graph, where it came from and its example inputs
+    (``{parameter friendly name: array}``, or None to generate them from the port shapes)."""
+
+    name: str
+    model: Model
+    source: str
+    example_inputs: dict[str, np.ndarray] | None = None
+
+
+class _Weights:
+    def __init__(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def __call__(self, *shape: int, fan_in: int, name: str | None = None) -> Node:
+        values = (self.rng.standard_normal(shape) / np.sqrt(fan_in)).astype(np.float32)
+        return ops.constant(values, F32, name=name)
+
+
+def _dense(x: object, w: _Weights, n_in: int, n_out: int, name: str, bias: bool = True) -> Node:
+    y = ops.matmul(x, w(n_in, n_out, fan_in=n_in), False, False, name=name)
+    return ops.add(y, w(n_out, fan_in=n_in), name=f"{name}_bias") if bias else y
+
+
+def anchor_mlp() -> Model:
+    w = _Weights(11)
+    x = ops.parameter([8, 784], F32, name="x")
+    h = ops.relu(_dense(x, w, 784, 1024, "fc1"), name="fc1_relu")
+    h = ops.relu(_dense(h, w, 1024, 1024, "fc2"), name="fc2_relu")
+    return Model([ops.softmax(_dense(h, w, 1024, 10, "fc3"), -1, name="probs")], [x], "mlp")
+
+
+def _conv_block(x: object, w: _Weights, c_in: int, c_out: int, name: str) -> Node:
+    fan_in = c_in * 9
+    y = ops.convolution(x, w(c_out, c_in, 3, 3, fan_in=fan_in), [1, 1], [1, 1], [1, 1], [1, 1], name=name)
+    y = ops.add(y, w(1, c_out, 1, 1, fan_in=fan_in), name=f"{name}_bias")
+    return ops.relu(y, name=f"{name}_relu")
+
+
+def anchor_cnn() -> Model:
+    w = _Weights(12)
+    x = ops.parameter([1, 3, 64, 64], F32, name="image")
+    h = _conv_block(x, w, 3, 16, "conv1")
+    h = _conv_block(h, w, 16, 32, "conv2")
+    h = ops.max_pool(h, [2, 2], [1, 1], [0, 0], [0, 0], [2, 2], name="pool").output(0)
+    h = _conv_block(h, w, 32, 64, "conv3")
+    g = ops.reduce_mean(h, [2, 3], False, name="global_avg")
+    return Model([_dense(g, w, 64, 10, "fc")], [x], "cnn")
+
+
+def _layer_norm(x: object, w: _Weights, d: int, prefix: str, eps: float = 1e-5) -> Node:
+    mean = ops.reduce_mean(x, [-1], True, name=f"{prefix}_mean")
+    centered = ops.subtract(x, mean, name=f"{prefix}_center")
+    var = ops.reduce_mean(ops.multiply(centered, centered, name=f"{prefix}_square"), [-1], True, name=f"{prefix}_var")
+    std = ops.sqrt(ops.add(var, ops.constant(np.float32(eps), F32), name=f"{prefix}_eps"), name=f"{prefix}_std")
+    normed = ops.divide(centered, std, name=f"{prefix}_norm")
+    scaled = ops.multiply(normed, ops.constant(np.ones(d, np.float32), F32), name=f"{prefix}_scale")
+    return ops.add(scaled, w(d, fan_in=d), name=f"{prefix}_shift")
+
+
+def _heads(x: object, name: str, seq: int, heads: int, dh: int) -> Node:
+    r = ops.reshape(x, ops.constant(np.array([1, seq, heads, dh], np.int64)), False, name=f"{name}_split")
+    return ops.transpose(r, ops.constant(np.array([0, 2, 1, 3], np.int64)), name=f"{name}_heads")
+
+
+def anchor_attention() -> Model:
+    w, seq, d, heads = _Weights(13), 128, 256, 4
+    dh = d // heads
+    x = ops.parameter([1, seq, d], F32, name="tokens")
+    q, k, v = (_heads(_dense(x, w, d, d, n), n, seq, heads, dh) for n in ("q_proj", "k_proj", "v_proj"))
+    scores = ops.multiply(ops.matmul(q, k, False, True, name="qk"), ops.constant(np.float32(1 / np.sqrt(dh)), F32),
+                          name="scale")
+    ctx = ops.matmul(ops.softmax(scores, -1, name="attn_softmax"), v, False, False, name="attn_v")
+    ctx = ops.transpose(ctx, ops.constant(np.array([0, 2, 1, 3], np.int64)), name="merge_heads")
+    ctx = ops.reshape(ctx, ops.constant(np.array([1, seq, d], np.int64)), False, name="merge")
+    h = _layer_norm(ops.add(_dense(ctx, w, d, d, "o_proj"), x, name="residual_1"), w, d, "ln1")
+    ff = ops.gelu(_dense(h, w, d, 4 * d, "ff1", bias=False), "erf", name="ff_gelu")
+    ff = _dense(ff, w, 4 * d, d, "ff2", bias=False)
+    return Model([_layer_norm(ops.add(ff, h, name="residual_2"), w, d, "ln2")], [x], "attention")
+
+
+def anchor_eltwise() -> Model:
+    w = _Weights(14)
+    x = ops.parameter([1, 64, 128, 128], F32, name="x")
+    h: object = x
+    for i in range(1, 5):
+        h = ops.add(h, w(1, 64, 1, 1, fan_in=1), name=f"add{i}")
+        h = ops.multiply(h, ops.constant(np.float32(0.5 + 0.25 * i), F32), name=f"mul{i}")
+        h = ops.relu(ops.tanh(ops.sigmoid(h, name=f"sigmoid{i}"), name=f"tanh{i}"), name=f"relu{i}")
+    return Model([h], [x], "eltwise")
+
+
+#: The perf-anchor models (perf-anchors.md), by name.
+ANCHORS: dict[str, Callable[[], Model]] = {
+    "mlp": anchor_mlp, "cnn": anchor_cnn, "attention": anchor_attention, "eltwise": anchor_eltwise,
+}
+
+
+def _zoo() -> dict[str, object]:
+    from ovconform.suites import _zoo
+
+    return {z.name: z for z in _zoo.builtin()}
+
+
+def zoo_names() -> list[str]:
+    """The zoo models that can be built (the ones with a ``skip`` reason are left out)."""
+    return [n for n, z in _zoo().items() if not getattr(z, "skip", "")]
+
+
+def available() -> list[str]:
+    """Every model name :func:`resolve_model` accepts (besides paths to .xml files)."""
+    zoo = zoo_names()
+    return [*zoo, *(f"anchor:{n}" if n in zoo else n for n in ANCHORS)]
+
+
+def resolve_model(spec: str, seed: int = 0) -> BenchModel:
+    """The model named ``spec`` (zoo name, anchor name, ``zoo:NAME``, ``anchor:NAME``) or stored
+    at the .xml path ``spec``.
+
+    :raises NotFoundError: naming the spec and listing the available names.
+    """
+    if spec.lower().endswith(".xml") or Path(spec).is_file():
+        return _from_file(spec)
+    kind, _, name = spec.rpartition(":")
+    zoo = _zoo()
+    if kind in ("", "zoo") and name in zoo:
+        entry = zoo[name]
+        if getattr(entry, "skip", ""):
+            raise NotFoundError(f"zoo model {name!r} cannot be built: {entry.skip}")  # type: ignore[attr-defined]
+        model = entry.build()  # type: ignore[attr-defined]
+        return BenchModel(name, model, "zoo", entry.make_steps(model)[0])  # type: ignore[attr-defined]
+    if kind in ("", "anchor") and name in ANCHORS:
+        return BenchModel(name if kind == "" else spec, ANCHORS[name](), "anchor")
+    raise NotFoundError(f"--model {spec!r} names no model; available: {', '.join(available())}; "
+                        "or give a path to an IR .xml file.")
+
+
+def _from_file(spec: str) -> BenchModel:
+    from ovconform import Core
+
+    path = Path(spec)
+    if not path.is_file():
+        raise NotFoundError(f"--model {spec!r}: file {str(path.resolve())!r} does not exist; available "
+                            f"model names: {', '.join(available())}.")
+    model = Core(discover=False).read_model(str(path))
+    return BenchModel(model.friendly_name or path.stem, model, str(path))
