@@ -82,11 +82,8 @@ def anchor_cnn() -> Model:
 
 
 def _layer_norm(x: object, w: _Weights, d: int, prefix: str, eps: float = 1e-5) -> Node:
-    mean = ops.reduce_mean(x, [-1], True, name=f"{prefix}_mean")
-    centered = ops.subtract(x, mean, name=f"{prefix}_center")
-    var = ops.reduce_mean(ops.multiply(centered, centered, name=f"{prefix}_square"), [-1], True, name=f"{prefix}_var")
-    std = ops.sqrt(ops.add(var, ops.constant(np.float32(eps), F32), name=f"{prefix}_eps"), name=f"{prefix}_std")
-    normed = ops.divide(centered, std, name=f"{prefix}_norm")
+    """LayerNorm as perf-anchors.md has it: MVN-6 over the last axis, then scale and shift."""
+    normed = ops.mvn(x, ops.constant(np.array([-1], np.int64)), True, eps, "inside_sqrt", name=f"{prefix}_mvn")
     scaled = ops.multiply(normed, ops.constant(np.ones(d, np.float32), F32), name=f"{prefix}_scale")
     return ops.add(scaled, w(d, fan_in=d), name=f"{prefix}_shift")
 
