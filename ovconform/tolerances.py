@@ -184,12 +184,16 @@ OP_CLASSES: Final[dict[str, str]] = {
     # -- recurrent
     **dict.fromkeys(("RNNCell", "LSTMCell", "GRUCell", "RNNSequence", "LSTMSequence", "GRUSequence"), "accumulating"),
     # -- signal
-    **dict.fromkeys(("DFT", "IDFT", "RDFT", "IRDFT"), "accumulating"),
+    **dict.fromkeys(("DFT", "IDFT", "RDFT", "IRDFT", "STFT", "ISTFT"), "accumulating"),
     # -- misc
-    **dict.fromkeys(("EmbeddingBagOffsetsSum", "EmbeddingBagPackedSum", "EmbeddingSegmentsSum", "NV12toRGB",
-                     "NV12toBGR", "I420toRGB", "I420toBGR"), "accumulating"),
+    **dict.fromkeys(("EmbeddingBagOffsetsSum", "EmbeddingBagPackedSum", "EmbeddingSegmentsSum", "EmbeddingBagOffsets",
+                     "EmbeddingBagPacked", "NV12toRGB", "NV12toBGR", "I420toRGB", "I420toBGR"), "accumulating"),
     **dict.fromkeys(("GatherTree", "ExtractImagePatches", "CTCGreedyDecoder", "CTCGreedyDecoderSeqLen",
-                     "ConvertPromoteTypes", "RandomUniform", "Multinomial"), "exact"),
+                     "ConvertPromoteTypes", "RandomUniform", "Multinomial", "ReorgYolo"), "exact"),
+    "RegionYolo": "transcendental",
+    "GridSample": "accumulating",
+    "ROIPooling": "composite",
+    "PSROIPooling": "accumulating",
     # -- end of families
 }
 FALLBACK_CLASS: Final = "transcendental"

@@ -2,4 +2,4 @@
 
 from __future__ import annotations
 
-OP_MODULES: tuple[str, ...] = ()
+OP_MODULES: tuple[str, ...] = ("op_dft", "op_idft", "op_rdft", "op_irdft", "op_stft", "op_istft")

@@ -1,0 +1,13 @@
+"""LSTMSequence-5: the LSTM cell run over ``X [batch, seq_length, input_size]`` per direction
+(``forward``, ``reverse`` or both for ``bidirectional``), each batch element for its own
+``sequence_lengths`` steps; ``Y`` is 0 past a sequence's length (see ``run_direction`` in ``_common_recurrent``)."""
+
+from __future__ import annotations
+
+from reference_plugin.ops import register_op
+from reference_plugin.ops._common_recurrent import SequenceOp
+
+
+@register_op("LSTMSequence", since=5)
+class LSTMSequence5(SequenceOp):
+    kind = "LSTM"
