@@ -68,13 +68,10 @@ def _conv(x: Any, w: Node, pad: int, name: str) -> Node:
 
 
 def _layer_norm(x: Any, prefix: str, eps: float = 1e-5) -> Node:
-    """LayerNorm over the last axis from ReduceMean/Subtract/Multiply/Sqrt/Divide (no MVN yet)."""
-    mean = ops.reduce_mean(x, [-1], True, name=f"{prefix}_mean")
-    centered = ops.subtract(x, mean, name=f"{prefix}_center")
-    var = ops.reduce_mean(ops.multiply(centered, centered, name=f"{prefix}_square"), [-1], True,
-                          name=f"{prefix}_var")
-    std = ops.sqrt(ops.add(var, ops.constant(np.float32(eps), F32), name=f"{prefix}_eps"), name=f"{prefix}_std")
-    return ops.divide(centered, std, name=f"{prefix}_norm")
+    """LayerNorm over the last axis: MVN-6 (inside_sqrt), then scale and shift."""
+    norm = ops.mvn(x, ops.constant(np.array([-1], np.int64), Type.i64), True, eps, "inside_sqrt", name=f"{prefix}_mvn")
+    scaled = ops.multiply(norm, ops.constant(np.linspace(0.5, 1.5, 8, dtype=np.float32), F32), name=f"{prefix}_scale")
+    return ops.add(scaled, ops.constant(np.linspace(-0.1, 0.1, 8, dtype=np.float32), F32), name=f"{prefix}_shift")
 
 
 # -- the models ---------------------------------------------------------------------------------
@@ -158,21 +155,37 @@ def _two_batches(model: Model) -> Steps:
     return [default_steps(model, batch=1, seed=1)[0], default_steps(model, batch=3, seed=2)[0]]
 
 
-def _missing(what: str) -> Callable[[], Model]:
-    def build() -> Model:
-        raise NotImplementedError(what)
+def lstm_model() -> Model:
+    """A bidirectional LSTMSequence-5 over 5 steps (batch 2, the second sequence 3 steps long)."""
+    w, hidden, dirs = _W(7), 6, 2
+    x = ops.parameter([2, 5, 4], F32, name="sequence")
+    zeros = ops.constant(np.zeros((2, dirs, hidden), np.float32), F32, name="h0")
+    lengths = ops.constant(np.array([5, 3], np.int32), Type.i32, name="lengths")
+    lstm = ops.lstm_sequence(x, zeros, ops.constant(np.zeros((2, dirs, hidden), np.float32), F32, name="c0"),
+                             lengths, w(dirs, 4 * hidden, 4), w(dirs, 4 * hidden, hidden), w(dirs, 4 * hidden),
+                             hidden, "bidirectional", name="lstm")
+    head = ops.matmul(lstm.output(1), w(hidden, 3), False, False, name="head")
+    return Model([lstm.output(0), head], [x], "lstm_sequence")
 
-    return build
+
+def gru_model() -> Model:
+    """A forward GRUSequence-5 (linear_before_reset) over 5 steps, then a dense head."""
+    w, hidden = _W(8), 6
+    x = ops.parameter([2, 5, 4], F32, name="sequence")
+    h0 = ops.constant(np.zeros((2, 1, hidden), np.float32), F32, name="h0")
+    lengths = ops.constant(np.array([5, 4], np.int64), Type.i64, name="lengths")
+    gru = ops.gru_sequence(x, h0, lengths, w(1, 3 * hidden, 4), w(1, 3 * hidden, hidden), w(1, 4 * hidden),
+                           hidden, "forward", linear_before_reset=True, name="gru")
+    head = ops.matmul(gru.output(1), w(hidden, 3), False, False, name="head")
+    return Model([gru.output(0), head], [x], "gru_sequence")
 
 
 def builtin() -> list[ZooModel]:
-    no_rnn = "LSTMSequence / GRUSequence are not in ovconform.opset yet"
     return [
         ZooModel("mlp", mlp), ZooModel("lenet", lenet), ZooModel("resnet_basic_block", resnet_block),
         ZooModel("mobilenet_v2_inverted_residual", inverted_residual),
         ZooModel("transformer_encoder_block", transformer_encoder),
-        ZooModel("lstm_sequence", _missing(no_rnn), skip=no_rnn),
-        ZooModel("gru_sequence", _missing(no_rnn), skip=no_rnn),
+        ZooModel("lstm_sequence", lstm_model), ZooModel("gru_sequence", gru_model),
         ZooModel("stateful_accumulator", stateful_accumulator, _stateful_steps),
         ZooModel("dynamic_batch", dynamic_batch, _two_batches),
     ]
