@@ -1,5 +1,6 @@
-"""Tier-3 "signal" family: DFT-7, IDFT-7, RDFT-9, IRDFT-9, STFT-15, ISTFT-16 — builder inference and errors, REFERENCE kernel
-numerics against literal values and a direct DFT-sum formula (no FFT), and the case strategies."""
+"""Tier-3 "signal" family: DFT-7, IDFT-7, RDFT-9, IRDFT-9, STFT-15, ISTFT-16 — builder inference and
+errors, REFERENCE kernel numerics against literal values and a direct DFT-sum formula (no FFT), and
+the case strategies."""
 
 from __future__ import annotations
 
