@@ -189,7 +189,8 @@ OP_CLASSES: Final[dict[str, str]] = {
     **dict.fromkeys(("EmbeddingBagOffsetsSum", "EmbeddingBagPackedSum", "EmbeddingSegmentsSum", "EmbeddingBagOffsets",
                      "EmbeddingBagPacked", "NV12toRGB", "NV12toBGR", "I420toRGB", "I420toBGR"), "accumulating"),
     **dict.fromkeys(("GatherTree", "ExtractImagePatches", "CTCGreedyDecoder", "CTCGreedyDecoderSeqLen",
-                     "ConvertPromoteTypes", "RandomUniform", "Multinomial", "ReorgYolo"), "exact"),
+                     "ConvertPromoteTypes", "Multinomial", "ReorgYolo"), "exact"),
+    "RandomUniform": "composite",  # u * (max - min) + min: OpenVINO CPU fuses it (FMA); cancels near 0
     "RegionYolo": "transcendental",
     "GridSample": "accumulating",
     "ROIPooling": "composite",

@@ -146,7 +146,7 @@ def expect_ov_rewrites(model: Model) -> Model:
     out = model.clone()
     for node in out.get_ordered_ops():
         attrs = node.attrs
-        if attrs.get("auto_pad") in ("same_upper", "same_lower", "valid"):
+        if attrs.get("auto_pad") in ("same_upper", "same_lower", "valid") and "pads_begin" in attrs:
             for key in ("pads_begin", "pads_end"):
                 attrs[key] = [0] * len(attrs[key])
         if node.type_name == "MaxPool" and node.version >= 8 and attrs["axis"] < 0:
