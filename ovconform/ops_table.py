@@ -27,11 +27,14 @@ from ovconform.errors import OVConformError, ValidationError
 NOT_PLANNED: dict[str, str] = {
     "StringTensorPack": "string tensors: ovconform's element types have no string type (numeric tensors only)",
     "StringTensorUnpack": "string tensors: ovconform's element types have no string type (numeric tensors only)",
+    "Multinomial": "random: the spec leaves the uniform generator undefined (OpenVINO CPU seeds std::mt19937 "
+                   "through the C library's rand), so neither values nor a spec-conformant stream can be checked",
 }
 #: Notes shown next to an op (how it is checked, known OpenVINO quirks).
 NOTES: dict[str, str] = {
-    "RandomUniform": "random: checked by determinism under a seed and by distribution",
-    "Multinomial": "random: checked by determinism under a seed and by distribution",
+    "RandomUniform": "random: the spec's Philox4x32-10 / MT19937 streams bit for bit (equal to OpenVINO CPU for "
+                     "f32/i32); also tested for determinism under a seed and by distribution; REFERENCE restarts "
+                     "the stream at every inference",
     "LogicalXor": "OpenVINO writes version opset2 for it; it is in opset1 (we write opset1, OpenVINO reads it)",
 }
 
