@@ -195,6 +195,7 @@ OP_CLASSES: Final[dict[str, str]] = {
     "GridSample": "accumulating",
     "ROIPooling": "composite",
     "PSROIPooling": "accumulating",
+    # -- detect
     # -- end of families
 }
 FALLBACK_CLASS: Final = "transcendental"

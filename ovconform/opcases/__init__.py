@@ -38,7 +38,7 @@ class OpCase:
 _CASES: dict[tuple[str, int], st.SearchStrategy[OpCase]] = {}
 _FAMILIES = ("_core", "_elementwise", "_linear", "_conv", "_pool", "_reduce", "_softmax",
              "_shape_ops", "_movement", "_state", "_trig", "_activation", "_bitwise",
-             "_norm", "_layout", "_index", "_advanced", "_recurrent", "_signal", "_misc")
+             "_norm", "_layout", "_index", "_advanced", "_recurrent", "_signal", "_misc", "_detect")
 _loaded = False
 
 

@@ -13,6 +13,7 @@ from ovconform.opset import (
     _bitwise,
     _conv,
     _core,
+    _detect,
     _elementwise,
     _index,
     _layout,
@@ -34,6 +35,7 @@ from ovconform.opset._advanced import *  # noqa: F403
 from ovconform.opset._bitwise import *  # noqa: F403
 from ovconform.opset._conv import *  # noqa: F403
 from ovconform.opset._core import *  # noqa: F403
+from ovconform.opset._detect import *  # noqa: F403
 from ovconform.opset._elementwise import *  # noqa: F403
 from ovconform.opset._index import *  # noqa: F403
 from ovconform.opset._layout import *  # noqa: F403
@@ -50,6 +52,6 @@ from ovconform.opset._softmax import *  # noqa: F403
 from ovconform.opset._state import *  # noqa: F403
 from ovconform.opset._trig import *  # noqa: F403
 
-_FAMILIES = (_activation, _advanced, _bitwise, _conv, _core, _elementwise, _index, _layout, _linear, _misc, _movement,
-             _norm, _pool, _recurrent, _reduce, _shape_ops, _signal, _softmax, _state, _trig)
+_FAMILIES = (_activation, _advanced, _bitwise, _conv, _core, _detect, _elementwise, _index, _layout, _linear, _misc,
+             _movement, _norm, _pool, _recurrent, _reduce, _shape_ops, _signal, _softmax, _state, _trig)
 __all__ = sorted({name for mod in _FAMILIES for name in mod.__all__})

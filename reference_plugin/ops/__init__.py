@@ -17,6 +17,7 @@ from reference_plugin.ops import (
     _family_activation,
     _family_advanced,
     _family_bitwise,
+    _family_detect,
     _family_index,
     _family_layout,
     _family_misc,
@@ -49,6 +50,7 @@ OP_MODULES: tuple[str, ...] = (
     *_family_trig.OP_MODULES, *_family_activation.OP_MODULES, *_family_bitwise.OP_MODULES,
     *_family_norm.OP_MODULES, *_family_layout.OP_MODULES, *_family_index.OP_MODULES, *_family_advanced.OP_MODULES,
     *_family_recurrent.OP_MODULES, *_family_signal.OP_MODULES, *_family_misc.OP_MODULES,
+    *_family_detect.OP_MODULES,
 )
 
 _REGISTRY: dict[str, dict[int, type[OpRun]]] = {}
