@@ -192,6 +192,25 @@ def environment() -> dict[str, Any]:
     return env
 
 
+def _markdown(doc: dict[str, Any], table: str) -> str:
+    r, env, tp = doc["ratios"], doc["environment"], doc["cnn_throughput"]
+    lines = [f"# REFERENCE speed against its anchors ({doc['when']})", "",
+             "Made by `python benchmarks/run_anchors.py` (medians of interleaved runs, "
+             f"{doc['repeats']} repeats; ratios from one run).", "", table, "",
+             f"- geomean REFERENCE / OpenVINO-CPU-f32-1-thread: **{r['geomean_reference_over_openvino_1_thread']:.2f}**"
+             " (target <= 2.0)",
+             f"- geomean onnx.reference / REFERENCE: **{r['geomean_onnx_reference_over_reference']:.2f}**"
+             " (target >= 6)"]
+    if tp:
+        lines.append(f"- cnn REFERENCE THROUGHPUT / LATENCY throughput: **{tp['ratio']:.2f}** (target >= 1.5; "
+                     f"{tp['THROUGHPUT']['fps']:.1f} vs {tp['LATENCY']['fps']:.1f} inferences/s)")
+    lines += ["- outputs vs OpenVINO CPU f32 (max error / max |output|): "
+              + ", ".join(f"{n} {max(v.values()):.1e}" for n, v in doc["agreement_rel_err_vs_openvino"].items()),
+              f"- machine: {env['cpus']} CPUs, {env['machine']}; numpy {env['numpy']}, openvino {env['openvino']}, "
+              f"onnx {env['onnx']}; BLAS {env['blas']}", ""]
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeats", type=int, default=30)
@@ -216,7 +235,8 @@ def main(argv: list[str] | None = None) -> int:
         "geomean_onnx_reference_over_reference": _geomean(
             [med[n]["onnx.reference"] / med[n]["REFERENCE"] for n in names]),
     }
-    print(tabulate(rows, headers=["model", *(f"{rt} ms" for rt in RUNTIMES), "REF/OV-1t", "onnx.ref/REF"]))
+    headers = ["model", *(f"{rt} ms" for rt in RUNTIMES), "REF/OV-1t", "onnx.ref/REF"]
+    print(tabulate(rows, headers=headers))
     print(f"\ngeomean REFERENCE / OpenVINO-CPU-f32-1-thread = {ratios['geomean_reference_over_openvino_1_thread']:.2f}"
           " (target <= 2.0)")
     print(f"geomean onnx.reference / REFERENCE = {ratios['geomean_onnx_reference_over_reference']:.2f}"
@@ -245,7 +265,9 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
-    print(f"wrote {out}")
+    md = out.with_suffix(".md")
+    md.write_text(_markdown(doc, tabulate(rows, headers=headers, tablefmt="github")), encoding="utf-8")
+    print(f"wrote {out} and {md}")
     bad = {n: e for n, e in worst.items() if e > AGREE_RTOL}
     if bad:
         print(f"OUTPUTS DISAGREE beyond {AGREE_RTOL}: {bad}")
