@@ -226,3 +226,20 @@ def test_examples_option_with_the_suites_folder(tmp_path: Path) -> None:
     ids = [line for line in proc.stdout.splitlines() if "test_op_" in line]
     assert len(ids) == 2 * 4, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert all("Relu-1-case0" in i or "Relu-1-case1" in i for i in ids)
+
+
+def test_case_generation_ignores_the_literals_of_loaded_modules() -> None:
+    """Hypothesis mixes literals of loaded local modules into its draws, so a process that imported
+    more of the project drew other cases (an xdist worker and a serial run disagreed on
+    BatchNormInference-1-case8; tests/test_suites_reference.py compares whole runs). While the
+    suite generates, that pool is empty; afterwards Hypothesis's own is back."""
+    from hypothesis.internal.conjecture import providers
+
+    from ovconform.opcases import same_draws_everywhere
+
+    original = providers._get_local_constants
+    assert len(original()) > 0  # the project's own modules are local: their literals are in the pool
+    with same_draws_everywhere():
+        assert len(providers._get_local_constants()) == 0
+        assert R.generate_cases("Relu", 1, 2)
+    assert providers._get_local_constants is original
