@@ -3,7 +3,10 @@
 The record is built in ``pytest_runtest_makereport`` (on whichever process ran the test) and put
 in ``report.user_properties`` as ``("ovconform", record)``, so it reaches the xdist controller
 with the report. A report that arrives without one — a worker that crashed mid-test — becomes a
-``crashed`` record on the controller.
+``crashed`` record on the controller. Every record is also appended to the crash-safe journal as
+its test ends (:mod:`ovconform.reports.journal`); a test that started but never ended — the whole
+run was killed — becomes a ``crashed`` record when the report is rebuilt from it
+(:func:`interrupted_record`). :func:`supersedes` is the one precedence rule both use.
 
 Statuses: passed, failed, error (setup/teardown), skipped, xfailed, xpassed, crashed, hanged.
 """
@@ -122,4 +125,19 @@ def crashed_record(report: pytest.TestReport, device: str) -> dict[str, Any]:
     }
 
 
-__all__ = ["STATUSES", "attach", "classify", "crashed_record", "record_of"]
+def interrupted_record(nodeid: str, device: str, message: str, started_at: float) -> dict[str, Any]:
+    """A record for a test that started but whose process (or the whole run) stopped before it ended."""
+    return {
+        "nodeid": nodeid, "device": device, "entity": "unknown", "scope": "optional", "status": "crashed",
+        "phase": "call", "duration": 0.0, "message": message, "facts": {}, "finished_at": started_at,
+    }
+
+
+def supersedes(previous: dict[str, Any] | None, record: dict[str, Any]) -> bool:
+    """Whether ``record`` (arriving later) replaces ``previous`` as a test's record: the first
+    record stands, except that a failing teardown, or any record after a passed or skipped one,
+    decides the outcome."""
+    return previous is None or record.get("phase") == "teardown" or previous["status"] in ("passed", "skipped")
+
+
+__all__ = ["STATUSES", "attach", "classify", "crashed_record", "interrupted_record", "record_of", "supersedes"]

@@ -1,4 +1,4 @@
-"""``ovconform report render|merge|diff|validate|sample``: the report subcommands.
+"""``ovconform report render|merge|diff|validate|sample|rebuild``: the report subcommands.
 
 Exit codes: 0 success; 1 ``diff --fail-on`` found a change of that kind; 2 bad input (a file that is
 not a valid report, an unknown format), with the reason on stderr.
@@ -24,7 +24,7 @@ SAMPLE_DEVICE = "REFERENCE"
 
 def add_report_parser(sub: Any) -> None:
     report = sub.add_parser("report", help="render, merge, diff and validate conformance.json reports")
-    rs = report.add_subparsers(dest="report_command", metavar="{render,merge,diff,validate,sample}")
+    rs = report.add_subparsers(dest="report_command", metavar="{render,merge,diff,validate,sample,rebuild}")
 
     p = rs.add_parser("render", help="render a report (single-device or merged) as md, csv, text or html")
     p.add_argument("file", help="a conformance.json (or a merged document)")
@@ -55,9 +55,13 @@ def add_report_parser(sub: Any) -> None:
                    help="folder (default: reports); writes OUT/REFERENCE/conformance.*")
     p.add_argument("--from", dest="from_json", help="re-render this conformance.json instead of running pytest")
 
+    p = rs.add_parser("rebuild", help="rebuild DIR/<DEVICE>/conformance.json from the journal of a run that was killed")
+    p.add_argument("dir", help="the report folder of the run (its --ovconform-report-dir), holding journal/*.jsonl")
+
 
 def run_report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    commands = {"render": _render, "merge": _merge, "diff": _diff, "validate": _validate_cmd, "sample": _sample}
+    commands = {"render": _render, "merge": _merge, "diff": _diff, "validate": _validate_cmd, "sample": _sample,
+                "rebuild": _rebuild}
     command = commands.get(args.report_command or "")
     if command is None:
         parser.parse_args(["report", "--help"])
@@ -108,6 +112,18 @@ def _validate_cmd(args: argparse.Namespace) -> int:
     for f in args.files:
         _doc.load(f)
         print(f"{f}: valid (schema_version 1.0)")
+    return 0
+
+
+def _rebuild(args: argparse.Namespace) -> int:
+    from ovconform.reports import journal
+
+    written, counts = journal.rebuild(args.dir)
+    for path in written:
+        print(path)
+    print(f"rebuilt from {counts['files']} journal file(s): {counts['records']} finished test(s), "
+          f"{counts['interrupted']} interrupted (recorded as crashed)"
+          + (f", {counts['torn_lines']} torn line(s) skipped" if counts["torn_lines"] else ""))
     return 0
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from ovconform import _records
+from ovconform.reports import journal
 
 if TYPE_CHECKING:
     from ovconform._devices import DeviceUnderTest
@@ -63,7 +64,11 @@ def fmt_rate(rate: float | None) -> str:
 
 
 class ConformanceReport:
-    """pytest plugin object: records in, ``conformance.json`` per device out (controller only)."""
+    """pytest plugin object: records in, ``conformance.json`` per device out (controller only).
+
+    Every process also appends each record, as its test ends, to the crash-safe journal under
+    ``<report-dir>/journal/`` (:mod:`ovconform.reports.journal`), from which ``ovconform report
+    rebuild`` makes the same ``conformance.json`` after a run that was killed."""
 
     def __init__(self, config: pytest.Config, devices: list[DeviceUnderTest]) -> None:
         self.config = config
@@ -71,9 +76,51 @@ class ConformanceReport:
         self.records: dict[str, dict[str, Any]] = {}
         self.started = time.time()
         self.written: list[Path] = []
+        self._device_meta: dict[str, dict[str, Any]] = {}
+        self._journal_error: str | None = None
+        self.journal = self._open_journal()
 
     def _is_controller(self) -> bool:
         return not hasattr(self.config, "workerinput")
+
+    # -- the crash-safe journal (ovconform.reports.journal) --------------------------------------
+    def _base(self) -> Path:
+        base = Path(self.config.getoption("ovconform_report_dir"))
+        return base if base.is_absolute() else Path(self.config.invocation_params.dir) / base
+
+    def _open_journal(self) -> journal.Journal | None:
+        workerinput = getattr(self.config, "workerinput", None)
+        try:
+            if workerinput is None:
+                folder = self._base() / journal.JOURNAL_DIR
+                journal.clear(folder)
+                return journal.Journal(folder, "main")
+            folder = Path(workerinput.get("ovconform_journal_dir") or self._base() / journal.JOURNAL_DIR)
+            return journal.Journal(folder, str(workerinput.get("workerid", f"worker-{os.getpid()}")))
+        except OSError as e:  # an unwritable report folder must not stop the run; say so at the end
+            self._journal_error = f"{type(e).__name__}: {e}"
+            return None
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node: Any) -> None:
+        """xdist controller: tell each worker where the journal is (its cwd may differ)."""
+        node.workerinput["ovconform_journal_dir"] = str(self._base() / journal.JOURNAL_DIR)
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        if self._is_controller() and self.journal is not None:
+            run = self._run_metadata(time.time())
+            run.pop("duration_s", None)
+            self.journal.write("session", run=run, devices={d.name: self._metadata(d) for d in self.devices})
+
+    def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
+        device = self._device_in(nodeid)
+        if device is not None and self.journal is not None:
+            self.journal.write("start", nodeid=nodeid, device=device, at=time.time())
+
+    def _metadata(self, dut: DeviceUnderTest) -> dict[str, Any]:
+        if dut.name not in self._device_meta:
+            self._device_meta[dut.name] = _device_metadata(dut)
+        return self._device_meta[dut.name]
 
     def _device_in(self, nodeid: str) -> str | None:
         params = nodeid.rpartition("[")[2].rstrip("]").split("-") if nodeid.endswith("]") else []
@@ -88,32 +135,21 @@ class ConformanceReport:
             if device is None:
                 return
             record = _records.crashed_record(report, device)
-        previous = self.records.get(report.nodeid)
-        if previous is None or record["phase"] == "teardown" or previous["status"] in ("passed", "skipped"):
+        if self.journal is not None:
+            self.journal.write("record", record=record)
+        if _records.supersedes(self.records.get(report.nodeid), record):
             self.records[report.nodeid] = record
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if self.journal is not None:
+            self.journal.close()
         if not self._is_controller():
             return
-        base = Path(self.config.getoption("ovconform_report_dir"))
-        if not base.is_absolute():
-            base = Path(self.config.invocation_params.dir) / base
         finished = time.time()
         for dut in self.devices:
             records = sorted((r for r in self.records.values() if r["device"] == dut.name), key=lambda r: r["nodeid"])
-            doc = {
-                "schema_version": SCHEMA_VERSION,
-                "run": self._run_metadata(finished),
-                "device": _device_metadata(dut),
-                "summary": summarize(records),
-                "records": records,
-            }
-            path = base / dut.name / REPORT_NAME
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".json.tmp")
-            tmp.write_text(json.dumps(doc, indent=1, sort_keys=False, default=str) + "\n")
-            os.replace(tmp, path)
-            self.written.append(path)
+            self.written.append(write_document(self._base(), self._metadata(dut), self._run_metadata(finished),
+                                               records))
 
     def _run_metadata(self, finished: float) -> dict[str, Any]:
         import numpy
@@ -130,8 +166,8 @@ class ConformanceReport:
             "machine": platform.machine(),
             "command_line": ["pytest", *self.config.invocation_params.args],
             "xdist_workers": workers,
-            "started_at": _iso(self.started),
-            "finished_at": _iso(finished),
+            "started_at": iso_time(self.started),
+            "finished_at": iso_time(finished),
             "duration_s": round(finished - self.started, 3),
         }
 
@@ -154,6 +190,20 @@ class ConformanceReport:
             tr.write_line(f"mandatory pass rate: {fmt_rate(summary['mandatory_pass_rate'])}")
         for path in self.written:
             tr.write_line(f"generated conformance report: {path}")
+        if self._journal_error:
+            tr.write_line(f"ovconform: no journal was kept ({self._journal_error}); a killed run cannot be rebuilt")
+
+
+def write_document(base: Path, device: dict[str, Any], run: dict[str, Any], records: list[dict[str, Any]]) -> Path:
+    """Write ``base/<device name>/conformance.json`` atomically (a temporary file, then a rename)."""
+    doc = {"schema_version": SCHEMA_VERSION, "run": run, "device": device, "summary": summarize(records),
+           "records": records}
+    path = base / device["name"] / REPORT_NAME
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(doc, indent=1, sort_keys=False, default=str) + "\n")
+    os.replace(tmp, path)
+    return path
 
 
 def _device_metadata(dut: DeviceUnderTest) -> dict[str, Any]:
@@ -192,5 +242,6 @@ def _jsonable_value(value: Any) -> Any:
     return to_string(value)
 
 
-def _iso(ts: float) -> str:
+def iso_time(ts: float) -> str:
+    """``ts`` (seconds since the epoch) as ISO 8601 UTC with milliseconds, as the schema wants."""
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ts)) + f".{int(ts % 1 * 1000):03d}Z"

@@ -1,27 +1,38 @@
-"""Deliberately broken variants of the REFERENCE device: one fault each.
+"""Deliberately broken variants of the REFERENCE device: one fault each (the fault zoo).
 
 Each class subclasses :class:`reference_plugin.plugin.ReferencePlugin` under its own device name
-and breaks exactly one behaviour the API suites check. ``tests/test_suites_faults.py`` runs the
+and breaks exactly one behaviour the suites check. ``tests/test_suites_faults.py`` runs the
 suites against each (``--plugin=faulty_devices:<Class>`` with ``tests/plugins`` on ``PYTHONPATH``) and
-checks that exactly the tests of that behaviour fail, with messages saying what was got and what
-was expected. :data:`FAULTS` maps each class name to a one-line description of its fault.
+checks that exactly the tests of that behaviour fail, with the right outcome and with messages
+saying what was got and what was expected. :data:`FAULTS` maps each class name to a one-line
+description of its fault.
 
 REFERENCE builds its compiled models and requests with explicit classes, so a fault that needs
 other request classes swaps the compiled model's class right after REFERENCE made it
-(:func:`_recast`); the subclasses add methods only, no state.
+(:func:`_recast`); the subclasses add methods only, no state. A kernel fault (numbers off,
+wrong broadcasting) wraps one op type's kernels in the compiled model's own program, never the
+shared REFERENCE kernels (the oracle runs in the same process). Two faults take their process
+down on an error path — a segfault and a deadlock — to show they are contained (``crashed``,
+``hanged``) while the rest of the run goes on.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import ctypes
+import dataclasses
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from datetime import timedelta
 from typing import Any
 
 import numpy as np
 
 import ovconform
 from ovconform import properties as P
-from ovconform.api import Tensor, Version
+from ovconform.api import ImmediateExecutor, ITaskExecutor, ProfilingInfo, SyncInferRequest, Tensor, Version
 from ovconform.errors import UnsupportedOpError
+from reference_plugin._blob import pack, unpack
 from reference_plugin.async_infer_request import ReferenceAsyncInferRequest
 from reference_plugin.compiled_model import ReferenceCompiledModel
 from reference_plugin.plugin import ReferencePlugin
@@ -68,6 +79,61 @@ def _compiled_with(sync: type[ReferenceSyncInferRequest] | None = None,
     return type("FaultyCompiledModel", (_FaultyCompiledModel,), attrs)
 
 
+Outs = Sequence[np.ndarray]
+
+
+class _KernelFault:
+    """Wraps one program step's kernel (the compiled model's own program, never the shared kernels)."""
+
+    def __init__(self, kernel: Any, fault: Callable[[Outs, Outs], Outs]) -> None:
+        self._kernel, self._fault = kernel, fault
+
+    def run(self, args: Outs, ctx: Any = None) -> tuple[np.ndarray, ...]:
+        return tuple(self._fault(args, self._kernel.run(args, ctx)))
+
+    def run_trusted(self, args: Outs, ctx: Any) -> tuple[np.ndarray, ...]:
+        return tuple(self._fault(args, self._kernel.run_trusted(args, ctx)))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._kernel, name)
+
+
+class _KernelFaultPlugin(_FaultyPlugin):
+    """Swaps the kernels of ``fault_op`` nodes for ``fault_kernel`` in every model it compiles or imports."""
+
+    fault_op = ""
+
+    @staticmethod
+    def fault_kernel(args: Outs, outs: Outs) -> Outs:
+        return outs
+
+    def _faulted(self, compiled: Any) -> Any:
+        for step in compiled.program.steps:
+            if step.node.type_name == self.fault_op:
+                step.kernel = _KernelFault(step.kernel, self.fault_kernel)
+        return compiled
+
+    def _compile_model(self, model: Any, config: P.PropertyStore, context: Any) -> Any:
+        return self._faulted(super()._compile_model(model, config, context))
+
+    def _import_model(self, blob: bytes, config: P.PropertyStore, context: Any) -> Any:
+        return self._faulted(super()._import_model(blob, config, context))
+
+
+def _off_by_1e3(args: Outs, outs: Outs) -> Outs:
+    return [np.asarray(o + np.float32(1e-3), dtype=o.dtype) if o.dtype == np.float32 else o for o in outs]
+
+
+def _left_aligned_add(args: Outs, outs: Outs) -> Outs:
+    """Add that aligns a lower-rank operand with the *leading* axes (NumPy aligns trailing ones)."""
+    a, b = (np.asarray(x) for x in args)
+    if a.ndim == b.ndim:
+        return outs
+    low, high = (a, b) if a.ndim < b.ndim else (b, a)
+    low = low.reshape(low.shape + (1,) * (high.ndim - low.ndim))
+    return [np.asarray(np.add(high, low), dtype=outs[0].dtype)]  # a ValueError when they do not broadcast so
+
+
 # -- async request faults -----------------------------------------------------------------------------
 class _NeverCallsBack(ReferenceAsyncInferRequest):
     def set_callback(self, callback: Any, userdata: Any = None) -> None:
@@ -106,6 +172,23 @@ class _IgnoresCancel(ReferenceAsyncInferRequest):
         """Does nothing."""
 
 
+class _RunsOnCaller(ReferenceAsyncInferRequest):
+    """A "fake async" request: start_async runs every stage, and the callback, on the caller's thread."""
+
+    def __init__(self, sync_request: SyncInferRequest, task_executor: ITaskExecutor, wait_executor: ITaskExecutor,
+                 callback_executor: ITaskExecutor | None = None) -> None:
+        now = ImmediateExecutor()
+        super().__init__(sync_request, now, now, now)
+
+
+class _WaitSkipsCallback(ReferenceAsyncInferRequest):
+    def wait(self) -> None:
+        """Returns once the device work is done, before the completion callback has run (and never
+        raises the run's error)."""
+        while self._busy:
+            time.sleep(0.0005)
+
+
 # -- sync request faults ------------------------------------------------------------------------------
 class _CopiesSetTensor(ReferenceSyncInferRequest):
     def _set(self, is_input: bool, index: int, tensor: Tensor) -> None:
@@ -129,11 +212,48 @@ class _TruncatesDynamicBatch(ReferenceSyncInferRequest):
         super()._postprocess()
 
 
+class _NegativeProfiling(ReferenceSyncInferRequest):
+    def _profiling_info(self) -> list[Any]:
+        return [dataclasses.replace(i, real_time=-i.real_time - timedelta(microseconds=1))
+                if i.status == ProfilingInfo.Status.EXECUTED else i for i in super()._profiling_info()]
+
+
+class _LeaksPerInference(ReferenceSyncInferRequest):
+    LEAK_BYTES = 256 * 1024
+
+    def _start_pipeline(self) -> None:
+        super()._start_pipeline()
+        self.__dict__.setdefault("_leaked", []).append(np.ones(self.LEAK_BYTES // 8))  # touched pages
+
+
+class _ProfilingErrorPathCrashes(ReferenceSyncInferRequest):
+    def get_profiling_info(self) -> list[ProfilingInfo]:
+        if not self._compiled_model.profiling_enabled:
+            ctypes.string_at(0)  # a NULL dereference: SIGSEGV, the process dies
+        return super().get_profiling_info()
+
+
+class _ProfilingErrorPathDeadlocks(ReferenceSyncInferRequest):
+    def get_profiling_info(self) -> list[ProfilingInfo]:
+        if not self._compiled_model.profiling_enabled:
+            lock = threading.Lock()
+            lock.acquire()
+            lock.acquire()  # a self-deadlock: never returns
+        return super().get_profiling_info()
+
+
 class _Corrupted(ReferenceSyncInferRequest):
     def _postprocess(self) -> None:
         self._output_arrays = [np.logical_not(a) if a.dtype == np.bool_ else (a + a.dtype.type(1)).astype(a.dtype)
                                for a in self._output_arrays]
         super()._postprocess()
+
+
+class _StampedExportCompiledModel(_FaultyCompiledModel):
+    def _export(self) -> bytes:
+        """A valid blob whose producer field carries the export time: no two exports are equal."""
+        blob = unpack(super()._export())
+        return pack(dataclasses.replace(blob, producer=f"{blob.producer} (exported {time.time_ns()})"))
 
 
 # -- the devices ----------------------------------------------------------------------------------------
@@ -243,6 +363,57 @@ class VersionEmpty(_FaultyPlugin):
         return Version("", "")
 
 
+class NumbersOff(_KernelFaultPlugin):
+    """Every f32 output of a Tanh node is off by +1e-3."""
+
+    device_name = "FAULT_NUMERIC"
+    fault_op = "Tanh"
+    fault_kernel = staticmethod(_off_by_1e3)
+
+
+class WrongBroadcasting(_KernelFaultPlugin):
+    """Add broadcasts a lower-rank operand along the leading axes instead of the trailing ones."""
+
+    device_name = "FAULT_BROADCAST"
+    fault_op = "Add"
+    fault_kernel = staticmethod(_left_aligned_add)
+
+
+class CallbackOnCallerThread(_FaultyPlugin):
+    device_name = "FAULT_CB_CALLER"
+    fault_compiled_class = _compiled_with(async_=_RunsOnCaller)
+
+
+class WaitReturnsEarly(_FaultyPlugin):
+    device_name = "FAULT_WAIT_EARLY"
+    fault_compiled_class = _compiled_with(async_=_WaitSkipsCallback)
+
+
+class ExportNotDeterministic(_FaultyPlugin):
+    device_name = "FAULT_EXPORT_NONDET"
+    fault_compiled_class = _StampedExportCompiledModel
+
+
+class ProfilingNegative(_FaultyPlugin):
+    device_name = "FAULT_NEG_PERF"
+    fault_compiled_class = _compiled_with(sync=_NegativeProfiling)
+
+
+class MemoryGrowsPerInference(_FaultyPlugin):
+    device_name = "FAULT_LEAK"
+    fault_compiled_class = _compiled_with(sync=_LeaksPerInference)
+
+
+class SegfaultOnErrorPath(_FaultyPlugin):
+    device_name = "FAULT_SEGV"
+    fault_compiled_class = _compiled_with(sync=_ProfilingErrorPathCrashes)
+
+
+class HangOnErrorPath(_FaultyPlugin):
+    device_name = "FAULT_HANG"
+    fault_compiled_class = _compiled_with(sync=_ProfilingErrorPathDeadlocks)
+
+
 #: Device class name -> the fault it carries.
 FAULTS: dict[str, str] = {
     "CallbackNeverCalled": "the completion callback is never called",
@@ -260,6 +431,15 @@ FAULTS: dict[str, str] = {
     "ReadOnlyPropertySettable": "writes to read-only properties are silently accepted",
     "UnknownPropertyAccepted": "unknown property names are silently accepted",
     "VersionEmpty": "get_version() has an empty build number and description",
+    "NumbersOff": "every f32 output of a Tanh node is off by +1e-3",
+    "WrongBroadcasting": "Add aligns a lower-rank operand with the leading axes (NumPy: the trailing ones)",
+    "CallbackOnCallerThread": "start_async runs the whole run and the callback on the caller's thread",
+    "WaitReturnsEarly": "wait() returns before the completion callback has run",
+    "ExportNotDeterministic": "two exports of one compiled model differ (a time stamp in the blob)",
+    "ProfilingNegative": "executed nodes report negative real_time",
+    "MemoryGrowsPerInference": "each inference keeps 256 KiB alive until the request is released",
+    "SegfaultOnErrorPath": "get_profiling_info() without PERF_COUNT segfaults (kills the process)",
+    "HangOnErrorPath": "get_profiling_info() without PERF_COUNT deadlocks (never returns)",
 }
 
 

@@ -1,0 +1,168 @@
+"""Reliability of the asynchronous contract, of memory and of export (beyond OpenVINO's API tests; all
+optional (–), each checking one documented behaviour of the contract):
+
+* ``ov_infer_request``: start_async only starts a run (it returns while the completion callback is
+  still blocked); the completion callback never runs on the thread that called start_async;
+  wait() returns only after the run's completion callback has returned; the process's resident
+  memory does not grow with the number of inferences of one request.
+* ``ov_compiled_model``: exporting one compiled model twice gives the same bytes (a reproducible
+  blob: caches and artifact stores compare blobs).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from ovconform import properties as P
+from ovconform.assertions import assert_that, call, fail, no_error
+from ovconform.suites import _models
+from ovconform.suites._helpers import CALLBACK_START_S, PATIENCE_S
+
+pytestmark = pytest.mark.entity("ov_infer_request")
+
+BLOCK_S = 2.0  # how long a test's callback blocks (bounded, so a synchronous device costs 2 s, not a hang)
+START_LIMIT_S = 1.0
+EARLY_S = 0.3  # wait() must still be blocked this long after the callback started blocking
+WARMUP, WINDOW = 20, 100
+RSS_LIMIT = 4 * 1024 * 1024  # bytes of resident growth allowed over one window (40 KiB per inference)
+
+
+def _request(core: Any, device: str, name: str = "relu") -> tuple[Any, dict[str, Any]]:
+    model = _models.build(name)
+    with no_error(call(device, "compile_model+create_infer_request", model.friendly_name)):
+        request = core.compile_model(model, device).create_infer_request()
+    return request, _models.make_inputs(model)
+
+
+def test_start_async_returns_before_the_run_ends(ov_core: Any, ov_device_name: str) -> None:
+    """(–) start_async starts the run and returns: with a completion callback that blocks for
+    2 s, start_async returns within 1 s."""
+    request, inputs = _request(ov_core, ov_device_name)
+    release = threading.Event()
+    request.set_callback(lambda _error: release.wait(BLOCK_S))
+    where = call(ov_device_name, "InferRequest.start_async") + " with a callback that blocks for 2 s"
+    start = time.monotonic()
+    with no_error(where):
+        request.start_async(inputs)
+    took = time.monotonic() - start
+    release.set()
+    with no_error(call(ov_device_name, "InferRequest.wait")):
+        request.wait()
+    request.set_callback(None)
+    assert_that(took < START_LIMIT_S, "start_async duration (s)", round(took, 3),
+                f"< {START_LIMIT_S} (it must not run the model and its callback before returning)", where)
+
+
+def test_callback_runs_off_the_callers_thread(ov_core: Any, ov_device_name: str) -> None:
+    """(–) the completion callback runs on the request's pipeline, never on the thread that called
+    start_async (a callback that re-arms start_async would otherwise recurse on the caller's stack)."""
+    request, inputs = _request(ov_core, ov_device_name)
+    threads: list[int] = []
+    request.set_callback(lambda _error: threads.append(threading.get_ident()))
+    where = call(ov_device_name, "InferRequest.start_async+wait") + " (3 runs)"
+    with no_error(where):
+        for _ in range(3):
+            request.start_async(inputs)
+            request.wait()
+    time.sleep(0.05)
+    request.set_callback(None)
+    on_caller = threads.count(threading.get_ident())
+    assert_that(on_caller == 0, "callback calls on the caller's thread", f"{on_caller} of {len(threads)}",
+                "0 (the callback runs on another thread)", where)
+
+
+def test_wait_returns_only_after_the_callback(ov_core: Any, ov_device_name: str) -> None:
+    """(–) wait() returns only once the run is complete, its completion callback included: while the
+    callback blocks, a wait() on another thread stays blocked."""
+    request, inputs = _request(ov_core, ov_device_name)
+    release, entered, in_callback = threading.Event(), threading.Event(), threading.Event()
+
+    def callback(_error: Any) -> None:
+        in_callback.set()
+        entered.set()
+        release.wait(BLOCK_S)
+        in_callback.clear()
+
+    request.set_callback(callback)
+    where = call(ov_device_name, "InferRequest.wait") + " while the completion callback blocks"
+    with no_error(call(ov_device_name, "InferRequest.start_async")):
+        request.start_async(inputs)
+    calling, returned = threading.Event(), threading.Event()
+    early: list[bool] = []
+
+    def waiter() -> None:
+        calling.set()
+        try:
+            request.wait()
+        finally:
+            early.append(in_callback.is_set())
+            returned.set()
+
+    try:
+        if not entered.wait(CALLBACK_START_S):
+            fail("completion callback", f"not called within {CALLBACK_START_S} s", "called once the run ends", where)
+        threading.Thread(target=waiter, daemon=True).start()
+        calling.wait(CALLBACK_START_S)  # the waiter is about to call wait() while the callback blocks
+        returned.wait(EARLY_S)
+    finally:
+        release.set()
+    finished = returned.wait(PATIENCE_S)
+    request.set_callback(None)
+    assert_that(finished, "wait()", f"still blocked {PATIENCE_S} s after the callback returned", "returned", where)
+    assert_that(early == [False], "wait()", "returned while the completion callback was still running",
+                "returns after the callback has returned", where)
+
+
+def _rss() -> int | None:
+    """Resident set size in bytes (Linux /proc), None where unavailable."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def test_memory_does_not_grow_per_inference(ov_core: Any, ov_device_name: str) -> None:
+    """(–) after a warm-up of 20 inferences, two windows of 100 inferences on one request each grow
+    the resident memory by less than 4 MiB (40 KiB per inference). A leak grows both windows; a
+    one-off allocation grows at most one, so the smaller growth is what is judged. (No gc.collect:
+    it costs seconds in a large test process; inference outputs are freed by reference counting.)"""
+    if _rss() is None:
+        pytest.skip("resident memory is not measurable here (no /proc/self/statm)")
+    request, inputs = _request(ov_core, ov_device_name)
+    where = call(ov_device_name, "InferRequest.infer") + f" x {WINDOW}, twice"
+    growth = []
+    with no_error(where):
+        for _ in range(WARMUP):
+            request.infer(inputs)
+        for _window in range(2):
+            before = _rss() or 0
+            for _ in range(WINDOW):
+                request.infer(inputs)
+            growth.append((_rss() or 0) - before)
+    judged = min(growth)  # not recorded as a fact: records must not differ between identical runs
+    assert_that(judged < RSS_LIMIT, f"resident memory growth per window of {WINDOW} inferences (bytes)", growth,
+                f"< {RSS_LIMIT} in at least one window (no growth per inference)", where)
+
+
+@pytest.mark.entity("ov_compiled_model")
+@pytest.mark.capability(P.Capability.EXPORT_IMPORT)
+def test_export_is_deterministic(ov_core: Any, ov_device_name: str) -> None:
+    """(–) export_model of one compiled model, twice, gives the same bytes."""
+    model = _models.build("matmul_bias")
+    with no_error(call(ov_device_name, "compile_model", model.friendly_name)):
+        compiled = ov_core.compile_model(model, ov_device_name)
+    where = call(ov_device_name, "CompiledModel.export_model") + " twice"
+    with no_error(where):
+        first, second = compiled.export_model(), compiled.export_model()
+    first, second = bytes(first), bytes(second)
+    if first != second:
+        at = next((i for i, (a, b) in enumerate(zip(first, second, strict=False)) if a != b),
+                  min(len(first), len(second)))
+        fail("blobs", f"different ({len(first)} and {len(second)} bytes, first difference at byte {at})",
+             "identical bytes", where)
