@@ -139,6 +139,8 @@ class Capability(StrEnum):
 #: NUM_STREAMS special values (as in ``ov::streams::AUTO`` / ``NUMA``).
 STREAMS_AUTO: Final = -1
 STREAMS_NUMA: Final = -2
+#: The largest NUM_STREAMS accepted (each stream is a worker thread).
+MAX_NUM_STREAMS: Final = 1024
 
 
 # -- parsers (raise ValueError/TypeError; PropertySpec turns that into a PropertyError) ----------
@@ -163,7 +165,10 @@ def parse_int(value: Any, minimum: int = 0) -> int:
 def parse_num_streams(value: Any) -> int:
     if isinstance(value, str) and value.strip().upper() in ("AUTO", "NUMA"):
         return STREAMS_AUTO if value.strip().upper() == "AUTO" else STREAMS_NUMA
-    return parse_int(value, minimum=STREAMS_NUMA)
+    streams = parse_int(value, minimum=STREAMS_NUMA)
+    if streams > MAX_NUM_STREAMS:  # each stream is a thread: 10**20 (seen in a fuzzed blob) must not allocate
+        raise ValueError(value)
+    return streams
 
 
 def parse_str(value: Any) -> str:
@@ -278,7 +283,8 @@ _ENTRIES: list[PropertySpec] = [
     _spec(INFERENCE_PRECISION_HINT, parse_type, _TYPES, RW, "element type used for computation"),
     _spec(EXECUTION_MODE_HINT, enum_parser(ExecutionMode), _enum_values(ExecutionMode), RW, "speed vs accuracy"),
     _spec(MODEL_PRIORITY, enum_parser(Priority), _enum_values(Priority), RW, "priority among compiled models"),
-    _spec(NUM_STREAMS, parse_num_streams, "integers >= 0, 'AUTO' (-1) or 'NUMA' (-2)", RW, "execution streams"),
+    _spec(NUM_STREAMS, parse_num_streams, f"integers 0..{MAX_NUM_STREAMS}, 'AUTO' (-1) or 'NUMA' (-2)", RW,
+          "execution streams"),
     _spec(INFERENCE_NUM_THREADS, parse_int, "integers >= 0", RW, "threads for inference (0 = auto)"),
     _spec(COMPILATION_NUM_THREADS, parse_int, "integers >= 0", RW, "threads for compilation (0 = auto)"),
     _spec(ENABLE_HYPER_THREADING, parse_bool, "True, False", RW, "use hyper-threads"),

@@ -166,6 +166,13 @@ def test_merged_and_restricted_copies_leave_the_original_alone() -> None:
     assert r.get_or("NOT_THERE", 7) == 7
 
 
+def test_num_streams_has_an_upper_bound() -> None:
+    assert P.parse_value("NUM_STREAMS", P.MAX_NUM_STREAMS) == P.MAX_NUM_STREAMS
+    for bad in (P.MAX_NUM_STREAMS + 1, 10**20, "-3"):
+        with pytest.raises(PropertyError, match=r"NUM_STREAMS.*0\.\.1024"):
+            P.parse_value("NUM_STREAMS", bad)
+
+
 def test_store_knows_what_was_set_explicitly() -> None:
     s = _store()
     assert not s.is_explicit("NUM_STREAMS")
