@@ -196,6 +196,11 @@ OP_CLASSES: Final[dict[str, str]] = {
     "ROIPooling": "composite",
     "PSROIPooling": "accumulating",
     # -- detect
+    **dict.fromkeys(("PriorBox", "PriorBoxClustered", "FakeConvert"), "rounded"),
+    "SparseFillEmptyRows": "exact",
+    **dict.fromkeys(("NonMaxSuppression", "DetectionOutput", "Proposal"), "transcendental"),
+    **dict.fromkeys(("ROIAlign", "ROIAlignRotated", "CTCLoss", "DeformableConvolution", "DeformablePSROIPooling"),
+                    "accumulating"),
     # -- end of families
 }
 FALLBACK_CLASS: Final = "transcendental"

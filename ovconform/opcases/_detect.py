@@ -1,3 +1,19 @@
-"""Case strategies of the "detect" family (planned: PriorBox-1/8, PriorBoxClustered-1, ROIAlign-3/9, ROIAlignRotated-15, DeformableConvolution-1/8, DeformablePSROIPooling-1, CTCLoss-4, NonMaxSuppression-1/3/4/5/9, DetectionOutput-1/8, Proposal-1/4, BinaryConvolution-1, FakeConvert-13, SparseFillEmptyRows-16)."""
+"""Case strategies of the "detect" family, one module per op group (``_detect_prior``,
+``_detect_roi``, ``_detect_ctc``, ``_detect_deform``, ``_detect_fake_convert``, ``_detect_sparse``,
+``_detect_nms``, ``_detect_dpsroi``, ``_detect_do``, ``_detect_proposal``); each module's docstring
+says what it draws and what it keeps away from."""
 
 from __future__ import annotations
+
+from ovconform.opcases import (  # noqa: F401 - registers the cases
+    _detect_ctc,
+    _detect_deform,
+    _detect_do,
+    _detect_dpsroi,
+    _detect_fake_convert,
+    _detect_nms,
+    _detect_prior,
+    _detect_proposal,
+    _detect_roi,
+    _detect_sparse,
+)

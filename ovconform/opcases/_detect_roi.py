@@ -1,0 +1,85 @@
+"""Case strategies of ROIAlign-3/9 and ROIAlignRotated-15.
+
+Feature maps [N, C, H, W] (N 1..2, C 1..3, H and W 2..6) of f32 or f16 in [-4, 4]; 1..4 ROIs
+and i32/i64 batch indices in [0, N), all Parameters. ROI corners are multiples of 1/4 that reach
+up to a pixel outside the map, ``spatial_scale`` is 0.5, 1 or 2: the sampling arithmetic is then
+exact in f32, so the adaptive sample count (``ceil`` of a bin size, sampling_ratio 0) cannot
+round differently on two devices. ROIAlign corners satisfy ``x1 <= x2`` and ``y1 <= y2`` (an
+inverted box has a negative size, for which the spec defines no samples); rotated boxes have
+positive sizes and any angle in [-pi, pi].
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+
+from ovconform import opset
+from ovconform.ir import Type
+from ovconform.opcases import OpCase, register_case
+from ovconform.opcases._draw import FLOATS, CaseBuilder, Draw, draw_seed
+from ovconform.opset._detect_roi import ALIGNED_MODES
+
+SCALES = (0.5, 1.0, 2.0)
+
+
+def _maps(draw: Draw[Any], b: CaseBuilder) -> tuple[Any, Type, tuple[int, ...], float]:
+    et = draw(st.sampled_from(FLOATS))
+    shape = (draw(st.integers(1, 2)), draw(st.integers(1, 3)), draw(st.integers(2, 6)), draw(st.integers(2, 6)))
+    scale = draw(st.sampled_from(SCALES))
+    return b.param("data", b.uniform(shape, et, -4, 4)), et, shape, scale
+
+
+def _indices(draw: Draw[Any], b: CaseBuilder, n: int, count: int) -> Any:
+    it = draw(st.sampled_from((Type.i32, Type.i64)))
+    return b.param("batch_indices", b.integers((count,), it, 0, n - 1))
+
+
+def _quarters(b: CaseBuilder, shape: tuple[int, ...], low: float, high: float) -> np.ndarray:
+    return b.rng.integers(int(low * 4), int(high * 4) + 1, shape) / 4
+
+
+def _corners(b: CaseBuilder, count: int, shape: tuple[int, ...], scale: float) -> np.ndarray:
+    h, w = shape[2] / scale, shape[3] / scale
+    x = np.sort(_quarters(b, (count, 2), -1, w + 1), axis=1)
+    y = np.sort(_quarters(b, (count, 2), -1, h + 1), axis=1)
+    return np.stack([x[:, 0], y[:, 0], x[:, 1], y[:, 1]], axis=1)
+
+
+def _roi_align(version: int) -> None:
+    def build(draw: Draw[Any]) -> OpCase:
+        b = CaseBuilder(draw_seed(draw))
+        data, et, shape, scale = _maps(draw, b)
+        count = draw(st.integers(1, 4))
+        rois = b.param("rois", _corners(b, count, shape, scale).astype(et.to_dtype()))
+        idx = _indices(draw, b, shape[0], count)
+        pooled = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+        ratio, mode = draw(st.integers(0, 3)), draw(st.sampled_from(("avg", "max")))
+        aligned = draw(st.sampled_from(ALIGNED_MODES)) if version == 9 else "asymmetric"
+        node = opset.roi_align(data, rois, idx, *pooled, ratio, scale, mode, aligned, version=version)
+        return b.finish("ROIAlign", version, node)
+
+    build.__name__ = f"case_roi_align_{version}"
+    register_case("ROIAlign", version)(build)
+
+
+_roi_align(3)
+_roi_align(9)
+
+
+@register_case("ROIAlignRotated", 15)
+def case_roi_align_rotated(draw: Draw[Any]) -> OpCase:
+    b = CaseBuilder(draw_seed(draw))
+    data, et, shape, scale = _maps(draw, b)
+    count = draw(st.integers(1, 4))
+    h, w = shape[2] / scale, shape[3] / scale
+    centre = np.stack([_quarters(b, (count,), 0, w), _quarters(b, (count,), 0, h)], axis=1)
+    size = _quarters(b, (count, 2), 0.5, max(h, w))
+    angle = b.rng.uniform(-np.pi, np.pi, (count, 1))
+    rois = b.param("rois", np.concatenate([centre, size, angle], axis=1).astype(et.to_dtype()))
+    idx = _indices(draw, b, shape[0], count)
+    pooled = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    node = opset.roi_align_rotated(data, rois, idx, *pooled, draw(st.integers(0, 3)), scale, draw(st.booleans()))
+    return b.finish("ROIAlignRotated", 15, node)
