@@ -24,11 +24,10 @@ def grouped_conv(x: np.ndarray, w: np.ndarray, spec: WindowSpec) -> np.ndarray:
     view = spec.windows(x, plan, 0)  # (N, C, *out, *k)
     n_sp, k = len(plan.out), math.prod(spec.kernel)
     view = view.reshape(n_batch, groups, cg, *view.shape[2:])  # splitting C keeps it a view
-    order = (1, 0, *range(3, 3 + n_sp), 2, *range(3 + n_sp, 3 + 2 * n_sp))
-    cols = np.transpose(view, order).reshape(groups, n_batch * math.prod(plan.out), cg * k)
-    filters = w.reshape(groups, og, cg * k).transpose(0, 2, 1)
-    out = np.matmul(cols, filters)  # (G, N*out, Og)
-    out = out.reshape(groups, n_batch, *plan.out, og)
-    out = np.moveaxis(out, -1, 1)  # (G, Og, N, *out)
-    out = np.moveaxis(out, 2, 0)  # (N, G, Og, *out)
-    return out.reshape(n_batch, groups * og, *plan.out)
+    # columns as (G, Cg*k, N*out): the copy keeps output rows contiguous, and the product
+    # (G, Og, Cg*k) @ (G, Cg*k, N*out) lands in (G, Og, N, *out), already NC* order when N == 1
+    order = (1, 2, *range(3 + n_sp, 3 + 2 * n_sp), 0, *range(3, 3 + n_sp))
+    cols = np.transpose(view, order).reshape(groups, cg * k, n_batch * math.prod(plan.out))
+    out = np.matmul(w.reshape(groups, og, cg * k), cols)  # (G, Og, N*out)
+    out = out.reshape(groups, og, n_batch, *plan.out)
+    return np.moveaxis(out, 2, 0).reshape(n_batch, groups * og, *plan.out)

@@ -46,13 +46,32 @@ class UnaryOp(OpRun):
         if not self.transcendental:
             return (from_compute(self.compute(to_compute(x, self.t)), self.out_t),)
         dtype = compute_float_dtype(self.t) if self.single_precision else np.float64
-        y = self.compute(to_compute(x, self.t).astype(dtype, copy=False))
+        y = self._compute_chunked(to_compute(x, self.t).astype(dtype, copy=False))
         if self.out_t.is_integral_number():
             return (float_to_int(round_half_away(y), self.out_t.to_dtype()),)
         return (from_compute(y, self.out_t),)
 
     def compute(self, x: np.ndarray) -> np.ndarray:
         raise NotImplementedError(f"{type(self).__name__} does not implement compute")
+
+    def _compute_chunked(self, x: np.ndarray) -> np.ndarray:
+        """``compute`` (elementwise by definition) over blocks of :data:`CHUNK` elements: a formula
+        of several numpy passes then runs in cache instead of streaming the whole tensor through
+        memory once per pass (Sigmoid on 1M floats: 3.5 ms as one block). Same values as one call."""
+        if x.size <= 2 * CHUNK:
+            return self.compute(x)
+        flat = np.ascontiguousarray(x).reshape(-1)
+        first = np.asarray(self.compute(flat[:CHUNK]))
+        out = np.empty(flat.size, first.dtype)
+        out[:CHUNK] = first
+        for start in range(CHUNK, flat.size, CHUNK):
+            out[start:start + CHUNK] = self.compute(flat[start:start + CHUNK])
+        return out.reshape(x.shape)
+
+
+#: Elements per block of a chunked elementwise computation (128 KiB of float32: a few passes
+#: over it stay in the L2 cache).
+CHUNK = 1 << 15
 
 
 # -- erf -------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Sigmoid-1: elementwise ``1 / (1 + e ** -x)``, numerically stable for large |x|.
 
-One ``exp`` of ``-|x|`` serves both signs: for x >= 0 the result is 1 / (1 + e), for x < 0 it
-is e / (1 + e), so no branch overflows and nothing is evaluated twice (compute precision: see UnaryOp).
+``exp(min(x, 0)) / (1 + exp(-|x|))`` is 1 / (1 + e) for x >= 0 and e / (1 + e) for x < 0 (e the
+exponential of -|x|), so no exponential overflows and no element branches (compute precision:
+see UnaryOp).
 The spec allows floating-point types only; for integer inputs this kernel gives what OpenVINO's
 reference (and CPU) compute, ``1 / (1 + (T)exp(-x))`` in integer arithmetic: 1 for x > 0, else 0.
 """
@@ -15,10 +16,12 @@ from reference_plugin.ops._common_unary import UnaryOp
 
 
 def stable_sigmoid(x: np.ndarray) -> np.ndarray:
-    e = np.asarray(np.exp(-np.abs(x)))
-    out = np.asarray(1.0 / (1.0 + e))
-    np.multiply(out, e, out=out, where=x < 0)  # only the negative entries take the second form
-    return out
+    """``exp(min(x, 0)) / (1 + exp(-|x|))``: 1 / (1 + e**-x) for x >= 0 and e**x / (1 + e**x) below,
+    with no exponential overflowing and no per-element branch (np.where over random signs is ten
+    times slower than the arithmetic)."""
+    denominator = np.exp(np.negative(np.abs(x)))
+    denominator += 1
+    return np.exp(np.minimum(x, 0)) / denominator
 
 
 @register_op("Sigmoid", since=1)
