@@ -101,7 +101,11 @@ def _agree(got: list[np.ndarray], want: list[np.ndarray]) -> float:
     return worst
 
 
-def time_models(names: list[str], repeats: int, warmup: int = 3) -> dict[str, Any]:
+def time_models(names: list[str], repeats: int, warmup: int = 3, settle: int = 1) -> dict[str, Any]:
+    """Median times in one interleaved run: every round times each runtime of each model once,
+    after ``settle`` untimed calls of that same runtime (so the previous runtime's worker threads,
+    which OpenBLAS and OpenVINO keep spinning for a while, and its cache contents do not land on
+    the next runtime's clock)."""
     runners: dict[str, dict[str, Callable[[], list[np.ndarray]]]] = {}
     agreement: dict[str, dict[str, float]] = {}
     for name in names:
@@ -121,6 +125,8 @@ def time_models(names: list[str], repeats: int, warmup: int = 3) -> dict[str, An
     for _ in range(repeats):  # interleaved: every runtime of every model once per round
         for name in names:
             for rt in RUNTIMES:
+                for _ in range(settle):
+                    runners[name][rt]()
                 t0 = time.perf_counter()
                 runners[name][rt]()
                 times[name][rt].append((time.perf_counter() - t0) * 1e3)
@@ -216,13 +222,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=30)
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--throughput-seconds", type=float, default=5.0)
+    parser.add_argument("--settle", type=int, default=1, help="untimed calls before each timed one (default 1)")
     parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "anchors.json"))
     args = parser.parse_args(argv)
     names = [n for n in args.models.split(",") if n]
     unknown = [n for n in names if n not in MODELS]
     if unknown:
         parser.error(f"unknown model(s) {unknown}; known: {list(MODELS)}")
-    result = time_models(names, args.repeats)
+    result = time_models(names, args.repeats, settle=args.settle)
     med = result["medians_ms"]
     from tabulate import tabulate
 
@@ -258,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
 
     env["reference_blas_after_run"] = blas_info()
     print(f"BLAS: {env['blas']} (REFERENCE sets cores // streams threads per inference)")
-    doc = {"when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "repeats": args.repeats,
+    doc = {"when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "repeats": args.repeats, "settle": args.settle,
            "environment": env, "medians_ms": med, "ratios": ratios,
            "agreement_rel_err_vs_openvino": result["agreement_rel_err_vs_openvino"],
            "agree_within": AGREE_RTOL, "cnn_throughput": tp}
