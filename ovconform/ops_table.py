@@ -190,7 +190,11 @@ def render(rows: list[OpCoverage], fmt: str = "text", only_missing: bool = False
             f"in every version ({s['implemented_some_versions']} in at least one); "
             f"{s['cross_checked_all_versions']} implemented and cross-checked in every version.")
     if fmt == "md":
-        return (f"# REFERENCE op coverage\n\nMade by `ovconform ops --format md`. {head}\n\n"
+        made = "`ovconform ops --format md`" + (
+            " with `--junit` of a cross-check run (`pytest tests/reference/test_crosscheck_openvino.py --junitxml "
+            "FILE`): the counts are cases of that run that agreed with OpenVINO CPU f32" if any(r.cases for r in rows)
+            else "")
+        return (f"# REFERENCE op coverage\n\nMade by {made}. {head}\n\n"
                 + tabulate(table, headers=HEADERS, tablefmt="github") + "\n")
     if fmt == "text":
         return tabulate(table, headers=HEADERS) + "\n\n" + head + "\n"
