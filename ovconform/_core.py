@@ -6,6 +6,9 @@ on first use), addresses devices as ``"DEVICE"`` or ``"DEVICE.id"``, merges prop
 in ``CACHE_DIR`` for devices with the EXPORT_IMPORT capability. It is safe to share between
 threads.
 
+HETERO: ``"HETERO:A,B"`` compiles (and queries) a model split over devices A and B
+(:mod:`ovconform._hetero`); the Core registers its HETERO device on first use.
+
 Discovery: a Core runs a discovery callable once, on its first device lookup, to register more
 plugins. The default collects the devices of the ``ovconform`` entry points (pluggy hook
 ``ovconform_register_devices``); :func:`set_plugin_discovery` replaces it, and
@@ -23,7 +26,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ovconform import _cache
+from ovconform import _cache, _hetero
 from ovconform import properties as P
 from ovconform._compiled_model import CompiledModel
 from ovconform._plugin import Version
@@ -236,8 +239,24 @@ class Core:
         return self.available_devices
 
     def get_versions(self, device_name: str) -> dict[str, Version]:
+        """``{device: Version}``; for ``"HETERO:A,B"`` HETERO's and each listed device's."""
+        device_name, meta = _hetero.split_meta_device(device_name)
         base, _ = parse_device(device_name)
-        return {base: self.get_plugin(base).get_version()}
+        if meta:
+            self._ensure_hetero()
+        versions = {base: self.get_plugin(base).get_version()}
+        for device in _hetero.parse_priorities(meta.get(_hetero.DEVICE_PRIORITIES, "")):
+            versions.update(self.get_versions(device))
+        return versions
+
+    def _ensure_hetero(self) -> None:
+        """Register the host's HETERO device on first use of ``"HETERO:..."`` (unless a HETERO is
+        registered already)."""
+        self._discover()
+        with self._lock:
+            if _hetero.HETERO in self._entries:
+                return
+            self._entries[_hetero.HETERO] = _Entry(_hetero.HETERO, _hetero.HeteroPlugin)
 
     # -- properties -----------------------------------------------------------------------------
     def set_property(self, device_name: str | Mapping[str, Any], properties: Mapping[str, Any] | None = None) -> None:
@@ -306,9 +325,12 @@ class Core:
             if len(devices) != 1:
                 raise ValidationError(f"no device name given and {len(devices)} devices are registered: {devices}.")
             device_name = devices[0]
+        device_name, meta = _hetero.split_meta_device(device_name)
+        if meta:
+            self._ensure_hetero()
         base, dev_id = parse_device(device_name)
         plugin = self.get_plugin(base)
-        props = dict(config or {})
+        props = {**dict(config or {}), **meta}
         core = {k: P.parse_value(k, props.pop(k)) for k in list(props) if k in P.CORE_PROPERTIES}
         with self._lock:
             core = {**self._core_props, **self._device_core_props.get(base, {}), **core}

@@ -2,7 +2,9 @@
 
 X may be: an entry-point name or device name (case-insensitive); ``module:attr`` naming a plugin
 class, a factory, or a module with an ``ovconform_register_devices`` hook; a path to a ``.py``
-file with that hook; or ``openvino:DEVICE`` for a real OpenVINO device (through the adapter).
+file with that hook; ``openvino:DEVICE`` for a real OpenVINO device (through the adapter); or
+``HETERO:X,Y`` for the host's HETERO device over the devices of the --plugin values X, Y (in
+that priority order).
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ def resolve(specs: list[str]) -> list[DeviceUnderTest]:
     for spec in specs:
         if spec.startswith("openvino:"):
             entries = _openvino(spec)
+        elif spec.upper().startswith("HETERO:"):
+            entries = _hetero(spec)
         elif spec.endswith(".py") or Path(spec).is_file():
             entries = _from_module(_import_path(spec), spec)
         elif ":" in spec:
@@ -107,6 +111,28 @@ def _from_object(spec: str) -> list[DeviceEntry]:
     registry = DeviceRegistry()
     registry.set_source(spec, "not installed (module:attr)")
     registry.add(obj)
+    return registry.entries()
+
+
+def _hetero(spec: str) -> list[DeviceEntry]:
+    """``HETERO:X,Y``: the host's HETERO over the devices of the --plugin values X and Y, in that
+    priority order (X and Y are any --plugin values except another HETERO)."""
+    from ovconform._hetero import HETERO, hetero_factory
+
+    parts = [p.strip() for p in spec.split(":", 1)[1].split(",") if p.strip()]
+    if not parts:
+        raise PluginSpecError(f"--plugin={spec!r}: HETERO needs devices, e.g. HETERO:mydevice,reference.")
+    devices: dict[str, Any] = {}
+    for part in parts:
+        if part.upper().startswith("HETERO:"):
+            raise PluginSpecError(f"--plugin={spec!r}: HETERO cannot contain another HETERO.")
+        for dut in resolve([part]):
+            devices.setdefault(dut.name, dut.entry.factory)
+    if any(name.upper() == HETERO for name in devices):
+        raise PluginSpecError(f"--plugin={spec!r}: a device named HETERO cannot run under HETERO.")
+    registry = DeviceRegistry()
+    registry.set_source(spec, "ovconform HETERO (host)")
+    registry.add(hetero_factory(devices, list(devices)), name=HETERO)
     return registry.entries()
 
 

@@ -182,8 +182,8 @@ def compare_outputs(model: Model, actual: list[list[np.ndarray]], expected: list
 
 def summary(comparisons: list[tuple[str, Comparison]]) -> dict[str, Any]:
     """Facts: the worst abs/rel errors and the tolerance of every output."""
-    def finite(x: float) -> float | str:
-        return x if math.isfinite(x) else ("nan" if math.isnan(x) else "inf")
+    def finite(x: float) -> float | None:
+        return x if math.isfinite(x) else None  # the report schema takes a number or null
 
     return {"max_abs_err": finite(max((c.max_abs_err for _, c in comparisons), default=0.0)),
             "max_rel_err": finite(max((c.max_rel_err for _, c in comparisons), default=0.0)),

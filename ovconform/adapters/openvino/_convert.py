@@ -1,0 +1,170 @@
+"""Conversions between ovconform and OpenVINO: models (through IR v11), element types, tensors,
+property values (both ways) and exceptions.
+
+OpenVINO raises ``RuntimeError`` with a chain of ``Exception from <file>:<line>:`` lines; the
+adapter keeps the meaningful last lines and raises the documented ovconform error instead.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from enum import Enum
+from typing import Any
+
+import numpy as np
+import openvino as ov
+
+from ovconform import properties as P
+from ovconform.errors import (
+    BusyError,
+    CancelledError,
+    OVConformError,
+    PropertyError,
+)
+from ovconform.ir import Model, Type, as_type
+
+__all__ = ["from_ov_tensor", "from_ov_value", "ov_message", "ov_type", "our_type", "to_ov_model", "to_ov_props",
+           "to_ov_tensor", "to_ov_value", "translate", "zero_tensor"]
+
+_FRAME = re.compile(r"^(Exception from \S+:\d+:|Check '.*' failed at \S+:\d+:)\s*$")
+
+
+def ov_message(error: BaseException) -> str:
+    """The text of an OpenVINO exception without its ``Exception from file:line:`` frames."""
+    lines = [ln.strip() for ln in str(error).splitlines()]
+    kept = [ln for ln in lines if ln and not _FRAME.match(ln)]
+    text = " ".join(kept) or str(error).strip() or type(error).__name__
+    return text.replace("Caught exception: ", "")
+
+
+def translate(error: BaseException, what: str, default: type[OVConformError]) -> OVConformError:
+    """An ovconform error for an OpenVINO exception raised while doing ``what``."""
+    if isinstance(error, OVConformError):
+        return error
+    text = ov_message(error)
+    low = text.lower()
+    if "was canceled" in low or "was cancelled" in low:
+        kind: type[OVConformError] = CancelledError
+    elif "busy" in low:
+        kind = BusyError
+    else:
+        kind = default
+    made = kind(f"{what}: {text}")
+    made.__cause__ = error
+    return made
+
+
+# -- element types and tensors ------------------------------------------------------------------
+def ov_type(t: Type) -> ov.Type:
+    return getattr(ov.Type, t.name)
+
+
+def our_type(t: ov.Type) -> Type:
+    return as_type(t.get_type_name())
+
+
+def to_ov_tensor(array: np.ndarray, element_type: Type) -> ov.Tensor:
+    """An OpenVINO tensor sharing ``array``'s memory when it is contiguous (a copy otherwise)."""
+    arr = array if array.flags.c_contiguous else np.array(array, order="C")  # (ascontiguousarray makes 0-d 1-d)
+    if element_type == Type.bf16:
+        tensor = ov.Tensor(ov.Type.bf16, list(arr.shape))
+        if arr.size:
+            tensor.data.view(np.uint16).reshape(arr.shape)[...] = arr.view(np.uint16)
+        return tensor
+    if arr.ndim == 0:
+        tensor = ov.Tensor(ov_type(element_type), [])
+        tensor.data[...] = arr
+        return tensor
+    return ov.Tensor(arr, shared_memory=True)
+
+
+def zero_tensor(element_type: Type, shape: tuple[int, ...]) -> ov.Tensor:
+    """A zero-filled OpenVINO tensor (OpenVINO's own allocations are not initialised)."""
+    tensor = ov.Tensor(ov_type(element_type), list(shape))
+    if tensor.get_byte_size():
+        tensor.data.view(np.uint8)[...] = 0
+    return tensor
+
+
+def from_ov_tensor(tensor: ov.Tensor, element_type: Type) -> np.ndarray:
+    """A numpy copy of an OpenVINO tensor in ovconform's storage dtype (bf16 as uint16 bits)."""
+    shape = tuple(tensor.shape)
+    if element_type == Type.bf16:
+        return np.array(tensor.data.view(np.uint16)).reshape(shape)
+    return np.array(tensor.data, dtype=element_type.to_dtype()).reshape(shape)
+
+
+# -- models ---------------------------------------------------------------------------------------
+def to_ov_model(core: ov.Core, model: Model) -> ov.Model:
+    """Read ``model`` into OpenVINO through IR v11 (``ovconform.serialize``)."""
+    import ovconform
+
+    xml, weights = ovconform.serialize(model)
+    blob = ov.Tensor(np.frombuffer(weights, dtype=np.uint8).copy()) if weights else ov.Tensor(ov.Type.u8, [0])
+    return core.read_model(xml.decode("utf-8"), blob)
+
+
+# -- property values --------------------------------------------------------------------------------
+def to_ov_value(value: Any) -> Any:
+    """An ovconform property value as OpenVINO takes it (enums and types as their strings)."""
+    if isinstance(value, Type):
+        return value.name
+    if isinstance(value, Enum):
+        return str(value.value)
+    if isinstance(value, Mapping):
+        return {str(k): to_ov_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)) and not isinstance(value, str):
+        return type(value)(to_ov_value(v) for v in value)
+    return value
+
+
+#: Properties whose OpenVINO values are sets (seen when read); OpenVINO takes them back as one
+#: comma-separated string ("" for the empty set).
+_SET_VALUED: set[str] = {"MODEL_DISTRIBUTION_POLICY"}
+
+
+def to_ov_props(props: Mapping[str, Any]) -> dict[str, Any]:
+    out = {}
+    for k, v in props.items():
+        if str(k) in _SET_VALUED and isinstance(v, (list, tuple, set, frozenset)):
+            out[str(k)] = ",".join(str(to_ov_value(x)) for x in v)
+        else:
+            out[str(k)] = to_ov_value(v)
+    return out
+
+
+def _plain(value: Any) -> Any:
+    """OpenVINO's Python objects as plain Python values."""
+    if isinstance(value, ov.Type):
+        return our_type(value) if value.get_type_name() != "undefined" else ""
+    if isinstance(value, (set, frozenset)):
+        return sorted(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return {str(_plain(k)): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_plain(v) for v in value)
+    if isinstance(value, (str, bool, int, float)) or value is None:
+        return value
+    name = getattr(value, "name", None)
+    if name == "???":  # an enum value the Python binding has no name for: keep OpenVINO's object
+        return value
+    if isinstance(name, str) and not isinstance(value, str):
+        return name  # pybind11 enums: PerformanceMode.LATENCY -> "LATENCY"
+    return str(value)
+
+
+def from_ov_value(name: str, value: Any) -> Any:
+    """An OpenVINO property value as ovconform's canonical value (catalogue names parse through
+    the catalogue, so an enum comes back as the catalogue's member)."""
+    if isinstance(value, (set, frozenset)):
+        _SET_VALUED.add(name)
+    plain = _plain(value)
+    if name not in P.CATALOGUE or name in (P.SUPPORTED_PROPERTIES, P.DEVICE_GOPS):
+        return plain
+    if name == P.LOG_LEVEL and isinstance(plain, str) and plain in P.LogLevel.__members__:
+        return P.LogLevel[plain]
+    try:
+        return P.parse_value(name, plain)
+    except PropertyError:
+        return plain

@@ -1,0 +1,276 @@
+"""Infer requests over an ``openvino.InferRequest``.
+
+The sync request binds the caller's input tensors to OpenVINO (sharing memory when contiguous),
+runs ``start_async`` + ``wait`` (so ``cancel`` reaches OpenVINO) and copies the outputs into the
+output tensors. The async request starts OpenVINO's own asynchronous run; OpenVINO's completion
+callback hands the rest of the run (wait, copy outputs, the user's callback) to a new thread,
+since nothing may wait for a request inside its own OpenVINO callback.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import weakref
+from collections.abc import Callable
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ovconform._async_request import AsyncInferRequest, _as_infer_error, _Future
+from ovconform._executors import ImmediateExecutor, ITaskExecutor, Task
+from ovconform._infer_request import (
+    POSTPROCESS,
+    PREPROCESS,
+    START_PIPELINE,
+    WAIT_PIPELINE,
+    ProfilingInfo,
+    ProfilingStatus,
+    SyncInferRequest,
+    VariableState,
+)
+from ovconform._tensor import Tensor
+from ovconform.adapters.openvino._convert import from_ov_tensor, our_type, to_ov_tensor, translate, zero_tensor
+from ovconform.errors import InferError, NotEnabledError, ValidationError
+
+if TYPE_CHECKING:
+    from ovconform.adapters.openvino._compiled import OVCompiledModel
+
+__all__ = ["OVAsyncInferRequest", "OVSyncInferRequest", "OVVariableState"]
+
+#: How long a cancelled OpenVINO request may take to become idle again.
+_SETTLE_S = 5.0
+_STATUS = {"NOT_RUN": ProfilingStatus.NOT_RUN, "OPTIMIZED_OUT": ProfilingStatus.OPTIMIZED_OUT,
+           "EXECUTED": ProfilingStatus.EXECUTED}
+
+
+class OVVariableState(VariableState):
+    """A view of one ``openvino.VariableState`` (reads and writes go to OpenVINO)."""
+
+    def __init__(self, ov_state: Any) -> None:  # no super().__init__: the value lives in OpenVINO
+        self._ov = ov_state
+        self._name = ov_state.name
+        self._lock = threading.Lock()
+        self._written = False
+
+    @property
+    def _type(self) -> Any:
+        return our_type(self._ov.state.element_type)
+
+    def get_state(self) -> Tensor:
+        with self._lock:
+            et = self._type
+            return Tensor(from_ov_tensor(self._ov.state, et), element_type=et)
+
+    def set_state(self, value: Tensor | np.ndarray) -> None:
+        new = value if isinstance(value, Tensor) else Tensor(np.asarray(value))
+        et = self._type
+        if new.element_type != et:
+            raise ValidationError(f"variable {self._name!r} holds {et}; got a value of {new.element_type}.")
+        with self._lock:
+            self._ov.state = to_ov_tensor(np.array(new.data), et)
+            self._written = True
+
+    def reset(self) -> None:
+        with self._lock:
+            self._ov.reset()
+            self._written = False
+
+    def __repr__(self) -> str:
+        return f"<VariableState {self._name!r} (OpenVINO)>"
+
+
+class OVSyncInferRequest(SyncInferRequest):
+    """Runs one inference on an ``openvino.InferRequest``."""
+
+    def __init__(self, compiled_model: OVCompiledModel) -> None:
+        try:
+            self._ov = compiled_model.ov_compiled.create_infer_request()
+        except Exception as e:  # noqa: BLE001 - OpenVINO raises RuntimeError
+            raise translate(e, f"device {compiled_model.device_name!r}: create_infer_request", InferError) from e
+        self._on_done: Task | None = None
+        self._after_cancel = False
+        self._bound: dict[int, tuple[Any, np.ndarray]] = {}
+        self._armed = threading.Lock()
+        self._ov.set_callback(_weak_callback(weakref.ref(self)), None)  # no cycle through OpenVINO
+        super().__init__(compiled_model)
+        self._bind_static_outputs()
+
+    def _bind_static_outputs(self) -> None:
+        """Give OpenVINO zero-filled memory for every static-shape output: OpenVINO's own
+        output buffers are not initialised, so an output element it never writes would read back
+        as whatever that memory held (sometimes even a right-looking value); with zeroed buffers
+        such an element reads 0 on every run. Outputs are still copied into the request's
+        tensors after each run."""
+        for i, port in enumerate(self._outputs):
+            ps = port.get_partial_shape()
+            if not ps.is_static:
+                continue
+            try:
+                self._ov.set_output_tensor(i, zero_tensor(port.get_element_type(), tuple(ps.to_shape())))
+            except Exception:  # noqa: BLE001, S112 - a type OpenVINO cannot allocate: keep its own buffer
+                continue
+
+    @property
+    def ov_request(self) -> Any:
+        return self._ov
+
+    # -- OpenVINO's completion callback ---------------------------------------------------------
+    def arm(self, on_done: Task) -> None:
+        """Call ``on_done`` (once, on a new thread) when the next OpenVINO run completes."""
+        with self._armed:
+            self._on_done = on_done
+
+    def disarm(self) -> None:
+        with self._armed:
+            self._on_done = None
+
+    def _ov_callback(self, _userdata: Any) -> None:
+        with self._armed:
+            on_done, self._on_done = self._on_done, None
+        if on_done is not None:
+            threading.Thread(target=on_done, name="ovconform-openvino-completion", daemon=True).start()
+
+    # -- stages ---------------------------------------------------------------------------------
+    def _where(self, what: str) -> str:
+        return f"device {self._compiled_model.device_name!r}, model {self._model_name()!r}: {what}"
+
+    def _preprocess(self) -> None:
+        """Bind the input tensors (sharing their memory when contiguous). A tensor OpenVINO
+        already shares (same memory, shape and strides) is not bound again, so the common case
+        (same tensors, new values) costs no call into OpenVINO."""
+        for i, port in enumerate(self._inputs):
+            array = self._tensor(True, i)._host_array()
+            key = _memory_key(array)
+            if self._bound.get(i, (None,))[0] == key:
+                continue
+            ov_tensor = to_ov_tensor(array, port.get_element_type())
+            try:
+                self._settled(self._ov.set_input_tensor, i, ov_tensor)
+            except Exception as e:  # noqa: BLE001
+                raise translate(e, self._where(f"binding input {i}"), InferError) from e
+            shared = ov_tensor.data.__array_interface__["data"][0] == key[0] and key[0] != 0
+            self._bound[i] = (key if shared else None, array)
+
+    def _start_pipeline(self) -> None:
+        try:
+            self._settled(self._ov.start_async)
+        except Exception as e:  # noqa: BLE001
+            raise translate(e, self._where("start_async"), InferError) from e
+
+    def _wait_pipeline(self) -> None:
+        deadline = time.monotonic() + _SETTLE_S
+        while True:
+            try:
+                self._ov.wait()
+            except Exception as e:  # noqa: BLE001
+                raise translate(e, self._where("inference"), InferError) from e
+            if not self._after_cancel or self._idle() or time.monotonic() > deadline:
+                break
+            time.sleep(0.001)  # after a cancel OpenVINO's wait() can return while still busy
+        self.check_cancelled()
+
+    def _idle(self) -> bool:
+        try:
+            self._ov.get_output_tensor(0)
+        except Exception as e:  # noqa: BLE001
+            return "busy" not in str(e).lower()
+        return True
+
+    def _settled(self, call: Any, *args: Any) -> Any:
+        """``call(*args)``; right after a cancelled run, retried while OpenVINO still says
+        "canceled": its wait() raises before its pipeline has finished, and until then the
+        request refuses start_async and set_tensor (those refusals have no side effect)."""
+        if not self._after_cancel:
+            return call(*args)
+        deadline = time.monotonic() + _SETTLE_S
+        while True:
+            try:
+                result = call(*args)
+            except Exception as e:  # noqa: BLE001
+                if "cancel" not in str(e).lower() or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.001)
+                continue
+            return result
+
+    def _postprocess(self) -> None:
+        for i, port in enumerate(self._outputs):
+            try:
+                array = from_ov_tensor(self._ov.get_output_tensor(i), port.get_element_type())
+            except Exception as e:  # noqa: BLE001
+                raise translate(e, self._where(f"reading output {i}"), InferError) from e
+            self.store_output(i, array)
+        self._after_cancel = False  # a whole run went through: OpenVINO is past the cancel
+
+    def _on_cancel(self) -> None:
+        self._after_cancel = True
+        try:
+            self._ov.cancel()
+        except Exception:  # noqa: BLE001, S110 - cancelling an idle request may refuse; nothing to stop
+            pass
+        self._ov_callback(None)  # OpenVINO calls no callback for a cancelled run: finish it here
+
+    def get_profiling_info(self) -> list[ProfilingInfo]:
+        """OpenVINO's counters, as OpenVINO answers (with PERF_COUNT off, whatever the device
+        does: raise, or return counters)."""
+        return list(self._profiling_info())
+
+    # -- profiling and states --------------------------------------------------------------------
+    def _profiling_info(self) -> list[ProfilingInfo]:
+        try:
+            infos = self._ov.get_profiling_info()
+        except Exception as e:  # noqa: BLE001
+            raise translate(e, self._where("get_profiling_info"), NotEnabledError) from e
+        return [ProfilingInfo(p.node_name, p.node_type, p.exec_type, _delta(p.real_time), _delta(p.cpu_time),
+                              _STATUS.get(getattr(p.status, "name", str(p.status)), ProfilingStatus.EXECUTED))
+                for p in infos]
+
+    def _create_states(self) -> list[VariableState]:
+        return [OVVariableState(s) for s in self._ov.query_state()]
+
+
+def _weak_callback(ref: weakref.ReferenceType[OVSyncInferRequest]) -> Callable[[Any], None]:
+    def callback(userdata: Any) -> None:
+        request = ref()
+        if request is not None:
+            request._ov_callback(userdata)
+
+    return callback
+
+
+def _memory_key(array: np.ndarray) -> tuple[int, tuple[int, ...], tuple[int, ...], str]:
+    return (array.__array_interface__["data"][0], array.shape, array.strides, array.dtype.str)
+
+
+def _delta(value: Any) -> timedelta:
+    return value if isinstance(value, timedelta) else timedelta(microseconds=float(value))
+
+
+class OVAsyncInferRequest(AsyncInferRequest):
+    """``start_async`` starts OpenVINO's asynchronous run; its completion finishes ours."""
+
+    def _create_pipeline(self, task_executor: ITaskExecutor) -> list[tuple[ITaskExecutor, Task]]:
+        return [(ImmediateExecutor(), self._sync.run_stages)]  # unused: _schedule drives OpenVINO
+
+    def _schedule(self, index: int, future: _Future) -> None:
+        sync: OVSyncInferRequest = self._sync  # type: ignore[assignment]
+        try:
+            sync.check_cancelled()
+            sync.run_stage(PREPROCESS, sync._preprocess)
+            sync.arm(lambda: self._finish(future))
+            sync.run_stage(START_PIPELINE, sync._start_pipeline)
+        except BaseException as e:  # noqa: BLE001 - the run ends with this error
+            sync.disarm()
+            self._complete(future, _as_infer_error(e, self))
+
+    def _finish(self, future: _Future) -> None:
+        sync: OVSyncInferRequest = self._sync  # type: ignore[assignment]
+        try:
+            sync.run_stage(WAIT_PIPELINE, sync._wait_pipeline)
+            sync.run_stage(POSTPROCESS, sync._postprocess)
+        except BaseException as e:  # noqa: BLE001
+            self._complete(future, _as_infer_error(e, self))
+            return
+        self._complete(future, None)
