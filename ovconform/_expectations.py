@@ -11,14 +11,16 @@ parameters, and as a node-id prefix. Every entry needs a reason after ``#``. A m
 expected to fail (``xfail(strict=True)``): if it passes, it is reported as xpassed and fails the
 run. A reason starting with ``flaky:`` marks a test that fails in some runs and passes in others
 (a device returning uninitialised memory, say): ``xfail(strict=False)``, so either outcome is
-accepted, and such entries are never pruned. Entries that match no collected test are warned about
-(stale). ``--ovconform-update-expectations`` removes entries whose tests all passed, but only when
+accepted, and such entries are never pruned. Entries that match no collected test although their
+test function was collected are warned about (stale); entries for tests the run did not select
+are out of scope. ``--ovconform-update-expectations`` removes entries whose tests all passed, but only when
 nothing failed unexpectedly.
 """
 
 from __future__ import annotations
 
 import fnmatch
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -83,11 +85,13 @@ class Expectations:
 
     def __init__(self, entries: list[Entry]) -> None:
         self.entries = entries
+        self._collected: set[str] = set()  # collected node ids without parameters
 
     def find(self, nodeid: str, device: str | None = None) -> Entry | None:
         return next((e for e in self.entries if e.matches(nodeid, device)), None)
 
     def mark(self, items: list[pytest.Item]) -> None:
+        self._collected = {item.nodeid.split("[", 1)[0] for item in items}
         for item in items:
             callspec = getattr(item, "callspec", None)
             device = callspec.params.get("ov_device_name") if callspec else None
@@ -99,7 +103,16 @@ class Expectations:
                 item.add_marker(pytest.mark.xfail(reason=f"{entry.reason} [{entry.source}]", strict=not entry.flaky))
 
     def stale(self) -> list[Entry]:
-        return [e for e in self.entries if not e.matched]
+        """Entries that match no collected test although their scope was collected: the module
+        (``test_x.py::...``), or the test function when the module part is only ``*``. An entry
+        for a module or function the run did not select is out of scope, not stale."""
+
+        def in_scope(entry: Entry) -> bool:
+            module, _, rest = entry.pattern.partition("::")
+            scope = module if module.strip("*") or not rest else "*::" + re.split(r"[?\[:]", rest, maxsplit=1)[0]
+            return any(fnmatch.fnmatchcase(n, scope) or fnmatch.fnmatchcase(n, scope + "::*") for n in self._collected)
+
+        return [e for e in self.entries if not e.matched and in_scope(e)]
 
     def prune(self, statuses: dict[str, str]) -> dict[str, list[str]]:
         """Rewrite each file without the entries whose tests all passed (xpassed). Returns the

@@ -6,8 +6,8 @@
 * OVInferRequestPerfCountersExceptionTest.perfCountWereNotEnabledExceptionTest (–): with
   PERF_COUNT off, get_profiling_info() raises.
 * Beyond OpenVINO (–, optional; behaviours.md §5.2 "consistency between counters and latency"):
-  counters are non-negative, at least one node is EXECUTED, and the summed real time of one
-  synchronous run does not exceed that run's latency.
+  counters are non-negative, at least one node is EXECUTED, and the summed real time does not
+  exceed the longest measured run (OpenVINO CPU reports averages over all runs of a request).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from ovconform.errors import OVConformError
 pytestmark = pytest.mark.entity("ov_infer_request")
 
 NAME = "split_conv_concat"
+RUNS = 8
 
 
 def _request(core: Any, device: str, profiling: bool = True) -> tuple[Any, Any]:
@@ -80,16 +81,22 @@ def test_perf_count_not_enabled_throws(ov_core: Any, ov_device_name: str) -> Non
 
 
 def test_counters_are_consistent_with_latency(ov_core: Any, ov_device_name: str) -> None:
-    """(–) counters are non-negative timedeltas, some node is EXECUTED, and the summed real time of
-    one synchronous run is no more than that run's measured latency."""
+    """(–) counters are non-negative timedeltas, some node is EXECUTED, and the summed real time
+    is no more than the longest of the request's measured runs.
+
+    The bound is the longest run, not the last: OpenVINO CPU reports each node's average over
+    every run of the request (its PerfCount keeps total/count), so after a slow first run the
+    counters may exceed the last run's latency. A device that accumulates counters over runs
+    without averaging still exceeds the bound (RUNS runs of similar length)."""
     request, model = _request(ov_core, ov_device_name)
     inputs = _models.make_inputs(model)
-    request.infer(inputs)
-    start = time.perf_counter()
-    request.infer(inputs)
-    latency = timedelta(seconds=time.perf_counter() - start)
+    latencies = []
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        request.infer(inputs)
+        latencies.append(timedelta(seconds=time.perf_counter() - start))
     infos = list(request.get_profiling_info())
-    where = call(ov_device_name, "InferRequest.get_profiling_info") + " after one infer()"
+    where = call(ov_device_name, "InferRequest.get_profiling_info") + f" after {RUNS} infer() runs"
     for info in infos:
         for field in ("real_time", "cpu_time"):
             value = getattr(info, field)
@@ -98,4 +105,5 @@ def test_counters_are_consistent_with_latency(ov_core: Any, ov_device_name: str)
     executed = [i for i in infos if str(getattr(i.status, "name", i.status)) == "EXECUTED"]
     assert_not_empty(executed, "EXECUTED entries", where)
     total = sum((i.real_time for i in infos), timedelta(0))
-    assert_that(total <= latency, "sum of real_time", total, f"<= the run's latency {latency}", where)
+    assert_that(total <= max(latencies), "sum of real_time", total,
+                f"<= the longest run's latency {max(latencies)} (runs: {[str(t) for t in latencies]})", where)

@@ -69,6 +69,7 @@ SCOPES: dict[str, str] = {
     # 20 s (PATIENCE_S): those modules are left out
     "CallbackOnCallerThread": f"not ({NOT_OPS} or test_plugin_lifetime or test_infer_request_callback or "
                               "test_infer_request_wait or test_infer_request_cancellation)",
+    "ProfilingCumulative": "test_infer_request_perf_counters",
     # 256 KiB per inference: only where few inferences run per request
     "MemoryGrowsPerInference": "test_infer_request_reliability or test_infer_request_inference or "
                                "test_infer_request_io_tensor",
@@ -165,6 +166,7 @@ EXPECTED: dict[str, list[str]] = {
     ],
     "ExportNotDeterministic": [f"{REL}::test_export_is_deterministic"],
     "ProfilingNegative": [f"{PERF}::test_counters_are_consistent_with_latency"],
+    "ProfilingCumulative": [f"{PERF}::test_counters_are_consistent_with_latency"],
     "MemoryGrowsPerInference": [f"{REL}::test_memory_does_not_grow_per_inference"],
     "SegfaultOnErrorPath": [f"{PERF}::test_perf_count_not_enabled_throws"],
     "HangOnErrorPath": [f"{PERF}::test_perf_count_not_enabled_throws"],

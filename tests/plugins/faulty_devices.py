@@ -218,6 +218,19 @@ class _NegativeProfiling(ReferenceSyncInferRequest):
                 if i.status == ProfilingInfo.Status.EXECUTED else i for i in super()._profiling_info()]
 
 
+class _CumulativeProfiling(ReferenceSyncInferRequest):
+    """Counters summed over every run of the request and never averaged or reset."""
+
+    def _start_pipeline(self) -> None:
+        totals = self.__dict__.get("_totals")
+        super()._start_pipeline()
+        if self._timings is not None:
+            if totals is not None:
+                self._timings = [None if t is None or old is None else (t[0] + old[0], t[1] + old[1])
+                                 for t, old in zip(self._timings, totals, strict=True)]
+            self.__dict__["_totals"] = self._timings
+
+
 class _LeaksPerInference(ReferenceSyncInferRequest):
     LEAK_BYTES = 256 * 1024
 
@@ -399,6 +412,11 @@ class ProfilingNegative(_FaultyPlugin):
     fault_compiled_class = _compiled_with(sync=_NegativeProfiling)
 
 
+class ProfilingCumulative(_FaultyPlugin):
+    device_name = "FAULT_SUM_PERF"
+    fault_compiled_class = _compiled_with(sync=_CumulativeProfiling)
+
+
 class MemoryGrowsPerInference(_FaultyPlugin):
     device_name = "FAULT_LEAK"
     fault_compiled_class = _compiled_with(sync=_LeaksPerInference)
@@ -437,6 +455,7 @@ FAULTS: dict[str, str] = {
     "WaitReturnsEarly": "wait() returns before the completion callback has run",
     "ExportNotDeterministic": "two exports of one compiled model differ (a time stamp in the blob)",
     "ProfilingNegative": "executed nodes report negative real_time",
+    "ProfilingCumulative": "counters add up over every run of the request (never averaged or reset)",
     "MemoryGrowsPerInference": "each inference keeps 256 KiB alive until the request is released",
     "SegfaultOnErrorPath": "get_profiling_info() without PERF_COUNT segfaults (kills the process)",
     "HangOnErrorPath": "get_profiling_info() without PERF_COUNT deadlocks (never returns)",
