@@ -11,15 +11,14 @@
 from __future__ import annotations
 
 import threading
-import time
 from typing import Any
 
 import pytest
-from ovconform.suites import _models
-from ovconform.suites._helpers import PATIENCE_S, RunClock, run_and_check, slow_request
 
 from ovconform.assertions import assert_outputs_close, call, fail, no_error
 from ovconform.errors import CancelledError
+from ovconform.suites import _models
+from ovconform.suites._helpers import PATIENCE_S, RunWindow, run_and_check, slow_request
 
 pytestmark = pytest.mark.entity("ov_infer_request")
 
@@ -109,31 +108,37 @@ def test_can_cancel_infer_request(ov_core: Any, ov_device_name: str) -> None:
         _check_slow_output(request, inputs, where)
 
 
+ATTEMPTS = 5
+
+
 def test_cancel_stops_a_running_request(ov_core: Any, ov_device_name: str) -> None:
     """(–) cancel() right after start_async, while the run is unfinished, makes wait() raise
-    CancelledError; the request then runs normally again. Whether the run was unfinished at the
-    cancel is told by the time its completion callback started; an attempt where the run had
-    already ended is repeated (up to 3 times)."""
+    CancelledError; the request then runs normally again. A run that completed normally is a
+    failure only when cancel() certainly met it unfinished (:class:`RunWindow`: cancel was called
+    within half the shortest synchronous run); an inconclusive attempt is repeated, and the test
+    is skipped after 5 of them."""
     request, inputs = slow_request(ov_core, ov_device_name)
-    clock = RunClock(request)
+    window = RunWindow(request, inputs)
     where = call(ov_device_name, "InferRequest.cancel") + " right after start_async; wait()"
-    for _attempt in range(3):
-        clock.reset()
+    for _attempt in range(ATTEMPTS):
         with no_error(where):
+            window.start()
             request.start_async(inputs)
-            cancelled_at = time.monotonic()
+            window.call()
             request.cancel()
+            unfinished = window.certainly_unfinished()
         try:
             request.wait()
         except CancelledError:
             break
         except Exception as e:  # noqa: BLE001 - anything but CancelledError is the failure
             fail("error", f"{type(e).__name__}: {e}", "CancelledError", where)
-        if clock.unfinished_at(cancelled_at):
+        if unfinished:
             fail("error", "none (wait() returned normally although cancel() came before the run ended)",
                  "CancelledError", where)
     else:
-        fail("run", "ended before cancel(), in 3 attempts", "unfinished at cancel()", where)
+        pytest.skip(f"inconclusive: each of {ATTEMPTS} cancel() calls came later than half the shortest "
+                    f"run ({window.shortest * 1000:.2f} ms) after start_async")
     with no_error(call(ov_device_name, "InferRequest.infer") + " after a cancelled run"):
         request.infer(inputs)
     _check_slow_output(request, inputs, call(ov_device_name, "InferRequest.infer") + " after a cancelled run")

@@ -16,8 +16,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from ovconform.suites import _models
-from ovconform.suites._helpers import RunClock, blocked_run, slow_request, wait_in_thread
 
 from ovconform import Tensor
 from ovconform.assertions import (
@@ -30,6 +28,8 @@ from ovconform.assertions import (
     no_error,
 )
 from ovconform.errors import BusyError, OVConformError
+from ovconform.suites import _models
+from ovconform.suites._helpers import RunWindow, blocked_run, slow_request, wait_in_thread
 
 pytestmark = pytest.mark.entity("ov_infer_request")
 
@@ -126,42 +126,46 @@ def test_negative_timeout_for_wait_throws(relu_request: Any, ov_device_name: str
         relu_request.wait()
 
 
-BUSY_CALLS: dict[str, Callable[[Any, dict[str, Any]], Any]] = {
-    "set_tensor": lambda r, i: r.set_tensor("data", Tensor(i["data"].copy())),
-    "get_tensor": lambda r, i: r.get_tensor("out"),
-    "infer": lambda r, i: r.infer(i),
-    "start_async": lambda r, i: r.start_async(i),
-    "query_state": lambda r, i: r.query_state(),
+BUSY_CALLS: dict[str, Callable[[Any, dict[str, Any], Any], Any]] = {
+    "set_tensor": lambda r, i, fresh: r.set_tensor("data", fresh),
+    "get_tensor": lambda r, i, fresh: r.get_tensor("out"),
+    "infer": lambda r, i, fresh: r.infer(i),
+    "start_async": lambda r, i, fresh: r.start_async(i),
+    "query_state": lambda r, i, fresh: r.query_state(),
 }
+ATTEMPTS = 5
 
 
 @pytest.mark.parametrize("what", sorted(BUSY_CALLS))
 def test_busy_during_run(ov_core: Any, ov_device_name: str, what: str) -> None:
     """(–) a call that needs an idle request, made right after start_async while the run is
-    unfinished, raises BusyError. Whether the run was still unfinished at the call is told by
-    the time its completion callback started; an attempt where the run had already ended is
-    repeated (up to 3 times)."""
+    unfinished, raises BusyError. A call that succeeded is a failure only when it certainly met
+    the run unfinished (:class:`RunWindow`: it was made within half the shortest synchronous
+    run); an inconclusive attempt is repeated, and the test is skipped after 5 of them."""
     request, inputs = slow_request(ov_core, ov_device_name)
-    clock = RunClock(request)
+    window = RunWindow(request, inputs)
+    fresh = Tensor(inputs["data"].copy())
     where = call(ov_device_name, f"InferRequest.{what}") + " right after start_async"
-    for _attempt in range(3):
-        clock.reset()
+    for _attempt in range(ATTEMPTS):
+        window.start()
         with no_error(call(ov_device_name, "InferRequest.start_async")):
             request.start_async(inputs)
-        called_at = time.monotonic()
+        window.call()
         try:
-            BUSY_CALLS[what](request, inputs)
+            BUSY_CALLS[what](request, inputs, fresh)
         except BusyError:
             request.wait()
             return
         except Exception as e:  # noqa: BLE001 - anything but BusyError is the failure
             request.wait()
             fail("error", f"{type(e).__name__}: {e}", "BusyError", where)
+        unfinished = window.certainly_unfinished()
         with no_error(call(ov_device_name, "InferRequest.wait")):
             request.wait()
-        if clock.unfinished_at(called_at):
+        if unfinished:
             fail("error", "none (the call succeeded while the run was unfinished)", "BusyError", where)
-    fail("run", "ended before the call, in 3 attempts", "unfinished at the call", where)
+    pytest.skip(f"inconclusive: each of {ATTEMPTS} calls came later than half the shortest run "
+                f"({window.shortest * 1000:.2f} ms) after start_async")
 
 
 def test_wait_for_zero_does_not_block(relu_request: Any, ov_device_name: str) -> None:
