@@ -144,15 +144,16 @@ def throughput(name: str, hint: str, seconds: float) -> dict[str, Any]:
     n = int(compiled.get_property("OPTIMAL_NUMBER_OF_INFER_REQUESTS"))
     streams = compiled.get_property("NUM_STREAMS")
     requests = [compiled.create_infer_request() for _ in range(n)]
-    done = [0]
+    finished: list[float] = []  # completion times
     lock = threading.Lock()
-    stop = time.perf_counter() + seconds
+    stop = math.inf
 
     def again(request: Any) -> Callable[[Any], None]:
         def callback(_: Any) -> None:
+            now = time.perf_counter()
             with lock:
-                done[0] += 1
-            if time.perf_counter() < stop:
+                finished.append(now)
+            if now < stop:
                 request.start_async(values)
 
         return callback
@@ -164,12 +165,17 @@ def throughput(name: str, hint: str, seconds: float) -> dict[str, Any]:
     stop = t0 + seconds
     for r in requests:
         r.start_async(values)
+    time.sleep(seconds)
     for r in requests:
-        while not r.wait_for(1.0):
+        while not r.wait_for(1.0):  # the last runs, started before the stop time
             pass
-    elapsed = time.perf_counter() - t0
-    return {"hint": hint, "requests": n, "streams": str(streams), "inferences": done[0],
-            "fps": done[0] / elapsed}
+    time.sleep(0.05)
+    for r in requests:
+        r.wait()
+    with lock:
+        done = len(finished)
+        elapsed = max(finished) - t0
+    return {"hint": hint, "requests": n, "streams": str(streams), "inferences": done, "fps": done / elapsed}
 
 
 def _geomean(values: list[float]) -> float:
