@@ -7,7 +7,10 @@ in ``CACHE_DIR`` for devices with the EXPORT_IMPORT capability. It is safe to sh
 threads.
 
 HETERO: ``"HETERO:A,B"`` compiles (and queries) a model split over devices A and B
-(:mod:`ovconform._hetero`); the Core registers its HETERO device on first use.
+(:mod:`ovconform._hetero`); the Core registers its HETERO device on first use of ``"HETERO"``
+or ``"HETERO:..."``. As in OpenVINO, ``get_property`` / ``set_property`` take ``"HETERO"`` only
+(its devices are its MULTI_DEVICE_PRIORITIES) and ``import_model`` runs a HETERO blob on the
+blob's own devices.
 
 Discovery: a Core runs a discovery callable once, on its first device lookup, to register more
 plugins. The default collects the devices of the ``ovconform`` entry points (pluggy hook
@@ -198,6 +201,8 @@ class Core:
     def get_plugin(self, device_name: str) -> Any:
         """The plugin for ``"DEVICE"`` or ``"DEVICE.id"``, created on first use."""
         base, _ = parse_device(device_name)
+        if base == _hetero.HETERO:
+            self._ensure_hetero()
         self._discover()
         with self._lock:
             entry = self._entries.get(base)
@@ -265,6 +270,7 @@ class Core:
             return self._set_global(dict(device_name))
         if properties is None or not isinstance(properties, Mapping):
             raise ValidationError("set_property() takes (properties) or (device_name, properties).")
+        _hetero.check_property_device(device_name, "set_property")
         base, dev_id = parse_device(device_name)
         props = dict(properties)
         core_part = {k: P.parse_value(k, props.pop(k)) for k in list(props) if k in P.CORE_PROPERTIES}
@@ -293,6 +299,7 @@ class Core:
         """``get_property(device, name)``, or ``get_property(name)`` for a Core property."""
         if name is None:
             return self._core_property(device_name)
+        _hetero.check_property_device(device_name, "get_property")
         base, dev_id = parse_device(device_name)
         if name in P.CORE_PROPERTIES:
             with self._lock:

@@ -2,7 +2,7 @@
 
 The split, as OpenVINO's HETERO plugin does it:
 
-1. every device in ``DEVICE_PRIORITIES`` answers ``query_model`` for the whole model; each op
+1. every device in ``MULTI_DEVICE_PRIORITIES`` answers ``query_model`` for the whole model; each op
    goes to the first device (in priority order) that declares it supported — an op no device
    supports is an :class:`~ovconform.errors.UnsupportedOpError` naming it;
 2. the ops, in topological order, are grouped into stages: an op joins the earliest stage of
@@ -17,9 +17,20 @@ stages (the state belongs to the HETERO request; writes are applied when the who
 so a variable's ReadValue and Assign may sit on different devices.
 
 ``query_model`` answers, as every device does, with the device queried ("HETERO") for each op
-some device supports; :meth:`HeteroPlugin.query_devices` gives each op's device (OpenVINO's
-HETERO answer), and a compiled model's ``stages`` and runtime model (rt_info "execDevice") show
-the split.
+some device supports (and, as OpenVINO, nothing when there are no devices);
+:meth:`HeteroPlugin.query_devices` gives each op's device (OpenVINO's HETERO answer), and a
+compiled model's ``stages`` and runtime model (rt_info "execDevice") show the split.
+
+Names, as OpenVINO's Core has them: the devices are the property ``MULTI_DEVICE_PRIORITIES``
+(``ov::device::priorities``; ``"HETERO:A,B"`` sets it for one compile_model / query_model call);
+``get_property`` / ``set_property`` take ``"HETERO"`` only — ``"HETERO:A,B"`` there is refused
+(:func:`check_property_device`). ``import_model`` on ``"HETERO"`` or ``"HETERO:A,B"`` runs the
+blob on the blob's own devices (the name's list is ignored, as OpenVINO does).
+
+Export/import (EXPORT_IMPORT): the blob (:mod:`ovconform._hetero_blob`) holds the devices, the
+model's IR, the plan (the steps and each op's part) and per part the part device's own blob
+(or the part's IR when that device cannot export), so import rebuilds the same split without
+asking the devices again (:mod:`ovconform._hetero_io`).
 """
 
 from __future__ import annotations
@@ -36,17 +47,22 @@ from ovconform._compiled_model import CompiledModel
 from ovconform._infer_request import ProfilingInfo, ProfilingStatus, SyncInferRequest, VariableState
 from ovconform._plugin import Plugin
 from ovconform._tensor import Tensor
-from ovconform.errors import CompileError, OVConformError, UnsupportedOpError
+from ovconform.errors import CompileError, OVConformError, UnsupportedOpError, ValidationError
 from ovconform.ir import Model, Node, Output
 from ovconform.ir._graph import make_node
 
-__all__ = ["DEVICE_PRIORITIES", "HETERO", "HeteroCompiledModel", "HeteroPlugin", "parse_priorities",
-           "split_meta_device"]
+__all__ = ["DEVICE_PRIORITIES", "HETERO", "NUMBER_OF_SUBMODELS", "HeteroCompiledModel", "HeteroPlugin",
+           "check_property_device", "parse_priorities", "split_meta_device"]
 
 HETERO: Final = "HETERO"
-DEVICE_PRIORITIES: Final = "DEVICE_PRIORITIES"
+#: ``ov::device::priorities``: OpenVINO's name for the devices of HETERO (and AUTO/MULTI).
+DEVICE_PRIORITIES: Final = "MULTI_DEVICE_PRIORITIES"
+#: ``ov::hetero::number_of_submodels``: the device parts of a compiled model.
+NUMBER_OF_SUBMODELS: Final = "HETERO_NUMBER_OF_SUBMODELS"
 P.register_property(P.PropertySpec(DEVICE_PRIORITIES, P.parse_str, "a comma-separated list of device names",
                                    P.Mutability.RW, "HETERO: the devices, in priority order"))
+P.register_property(P.PropertySpec(NUMBER_OF_SUBMODELS, P.parse_int, "read-only", P.Mutability.RO,
+                                   "HETERO: how many device parts a compiled model has"))
 _HOUSEKEEPING: Final = ("Parameter", "Constant", "Result")
 _HOST_OPS: Final = ("ReadValue", "Assign")
 Key = tuple[int, int]  # (id(node), output index)
@@ -61,6 +77,16 @@ def split_meta_device(device: Any) -> tuple[Any, dict[str, Any]]:
     if isinstance(device, str) and device.upper().startswith(HETERO + ":"):
         return HETERO, {DEVICE_PRIORITIES: device.split(":", 1)[1]}
     return device, {}
+
+
+def check_property_device(device: Any, call: str) -> None:
+    """Refuse ``"HETERO:A,B"`` in ``get_property`` / ``set_property``, as OpenVINO's Core does
+    ("You can only get_property of the HETERO itself (without devices)")."""
+    name, meta = split_meta_device(device)
+    if meta:
+        raise ValidationError(
+            f"{call}({device!r}): {call} is supported only for {name} itself (without devices); use "
+            f"{call}({name!r}, ...) (its devices are the property {DEVICE_PRIORITIES}) or {call} on each device.")
 
 
 def _key(out: Output) -> Key:
@@ -257,6 +283,7 @@ class HeteroCompiledModel(CompiledModel):
 
     def __init__(self, model: Model, plugin: HeteroPlugin, config: P.PropertyStore, steps: list[Step]) -> None:
         self.steps = steps
+        self.devices = parse_priorities(config.get(DEVICE_PRIORITIES))
         self.variables: dict[str, tuple[Any, tuple[int, ...]]] = {}
         for node in model.get_ordered_ops():
             if node.type_name == "ReadValue" and node.attrs["variable_id"] not in self.variables:
@@ -288,6 +315,19 @@ class HeteroCompiledModel(CompiledModel):
             return list(dict.fromkeys(s.device for s in self.stages))
         return super().get_property(name)
 
+    def _ro_property_names(self) -> list[str]:
+        return [NUMBER_OF_SUBMODELS]
+
+    def _get_ro_property(self, name: str) -> Any:
+        if name == NUMBER_OF_SUBMODELS:
+            return len(self.stages)
+        return super()._get_ro_property(name)
+
+    def _export(self) -> bytes:
+        from ovconform._hetero_io import export_compiled
+
+        return export_compiled(self)
+
 
 class HeteroPlugin(Plugin):
     """The HETERO device: splits a model over the devices of DEVICE_PRIORITIES.
@@ -300,6 +340,8 @@ class HeteroPlugin(Plugin):
     device_name = HETERO
     full_device_name = "ovconform HETERO (splits a model over devices)"
     compiled_model_class = HeteroCompiledModel
+    #: as OpenVINO's HETERO: it exports and imports (the precisions are its devices' business)
+    capabilities = (P.Capability.EXPORT_IMPORT,)
 
     def __init__(self, device_name: str | None = None, devices: Mapping[str, Any] | None = None,
                  priorities: str = "") -> None:
@@ -323,7 +365,7 @@ class HeteroPlugin(Plugin):
     def _devices(self, config: P.PropertyStore) -> list[str]:
         devices = parse_priorities(config.get(DEVICE_PRIORITIES))
         if not devices:
-            raise CompileError("HETERO needs devices: compile on 'HETERO:DEV1,DEV2' or set DEVICE_PRIORITIES.")
+            raise CompileError(f"HETERO needs devices: compile on 'HETERO:DEV1,DEV2' or set {DEVICE_PRIORITIES}.")
         if any(d.split(".")[0].upper() == HETERO for d in devices):
             raise CompileError(f"HETERO cannot run on itself; DEVICE_PRIORITIES={devices}.")
         return devices
@@ -344,21 +386,31 @@ class HeteroPlugin(Plugin):
     def _compile_model(self, model: Model, config: P.PropertyStore, context: Any) -> HeteroCompiledModel:
         steps = plan_steps(model, assign_devices(model, self._answers(model, config)))
         core, sub = self._core(), self._sub_config(config)
-        consumers = _consumers(model)
-        for i, step in enumerate(s for s in steps if s.stage is not None):
-            stage = step.stage
-            assert stage is not None
 
-            def outside(out: Output, inside: set[int]) -> bool:
-                return any(id(n) not in inside for n in consumers.get(_key(out), []))
-
-            stage.model = build_stage_model(stage, f"{model.friendly_name}/{i}:{stage.device}", outside)
+        def compile_part(i: int, stage: Stage) -> Any:
             try:
-                stage.compiled = core.compile_model(stage.model, stage.device, sub)
+                return core.compile_model(stage.model, stage.device, sub)
             except OVConformError as e:
                 raise CompileError(f"HETERO: compiling part {i} ({len(stage.nodes)} ops) on {stage.device!r} "
                                    f"failed: {e}") from e
+
+        build_parts(model, steps, compile_part)
         return HeteroCompiledModel(model, self, config, steps)
+
+    def import_model(self, stream: Any, properties: Mapping[str, Any] | None = None,
+                     context: Any = None) -> HeteroCompiledModel:
+        """Rebuild a compiled model from :meth:`HeteroCompiledModel.export_model`'s blob. Its
+        configuration comes back under the call's properties; its devices are the blob's own (a
+        device list in the name or in ``properties`` is ignored, as OpenVINO does)."""
+        from ovconform._hetero_io import import_properties
+
+        data, props = import_properties(self, stream, properties)
+        return super().import_model(data, props, context)  # type: ignore[return-value]
+
+    def _import_model(self, blob: bytes, config: P.PropertyStore, context: Any) -> HeteroCompiledModel:
+        from ovconform._hetero_io import import_compiled
+
+        return import_compiled(self, blob, config)
 
     def query_model(self, model: Model, properties: Mapping[str, Any] | None = None) -> dict[str, str]:
         """``{op: "HETERO"}`` for every op some device of DEVICE_PRIORITIES supports (the
@@ -372,8 +424,10 @@ class HeteroPlugin(Plugin):
 
     def query_devices(self, model: Model, properties: Mapping[str, Any] | None = None) -> dict[str, str]:
         """``{op: device}``: each op to the first device (in priority order) that supports it;
-        ReadValue/Assign to HETERO itself."""
+        ReadValue/Assign to HETERO itself. No devices: ``{}`` (OpenVINO's answer)."""
         config = self._config.merged(properties)
+        if not parse_priorities(config.get(DEVICE_PRIORITIES)):
+            return {}
         answers = self._answers(model, config)
         out: dict[str, str] = {}
         for node in model.get_ordered_ops():
@@ -384,6 +438,20 @@ class HeteroPlugin(Plugin):
             if device is not None:
                 out[node.friendly_name] = device
         return dict(sorted(out.items()))
+
+
+def build_parts(model: Model, steps: list[Step], make: Callable[[int, Stage], Any]) -> None:
+    """Give every stage its own model and its compiled model (``make(index, stage)``)."""
+    consumers = _consumers(model)
+
+    def outside(out: Output, inside: set[int]) -> bool:
+        return any(id(n) not in inside for n in consumers.get(_key(out), []))
+
+    for i, step in enumerate(s for s in steps if s.stage is not None):
+        stage = step.stage
+        assert stage is not None
+        stage.model = build_stage_model(stage, f"{model.friendly_name}/{i}:{stage.device}", outside)
+        stage.compiled = make(i, stage)
 
 
 def _consumers(model: Model) -> dict[Key, list[Node]]:
