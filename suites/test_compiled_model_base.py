@@ -20,8 +20,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from ovconform.suites import _models
-from ovconform.suites._helpers import check_outputs, compile_case, new_core
 
 import ovconform
 from ovconform import properties as P
@@ -36,6 +34,8 @@ from ovconform.assertions import (
 )
 from ovconform.errors import NotFoundError, OVConformError, PropertyError, ReadModelError
 from ovconform.ir import Model
+from ovconform.suites import _models
+from ovconform.suites._helpers import check_outputs, compile_case, new_core
 
 pytestmark = pytest.mark.entity("ov_compiled_model")
 

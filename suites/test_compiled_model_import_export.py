@@ -21,8 +21,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from ovconform.suites import _models
-from ovconform.suites._helpers import check_outputs
 
 from ovconform import properties as P
 from ovconform.assertions import (
@@ -34,6 +32,8 @@ from ovconform.assertions import (
 )
 from ovconform.errors import ImportModelError, NotFoundError
 from ovconform.ir import Model
+from ovconform.suites import _models
+from ovconform.suites._helpers import check_outputs
 
 pytestmark = [pytest.mark.entity("ov_compiled_model"), pytest.mark.capability("EXPORT_IMPORT")]
 

@@ -8,10 +8,10 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 import pytest
-from ovconform.suites import _models
 
 import ovconform
 from ovconform.assertions import assert_equal, assert_in, assert_not_empty, call, no_error
+from ovconform.suites import _models
 
 pytestmark = pytest.mark.entity("ov_compiled_model")
 

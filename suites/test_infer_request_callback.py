@@ -19,11 +19,11 @@ import time
 from typing import Any
 
 import pytest
-from ovconform.suites import _models
-from ovconform.suites._helpers import blocked_run, run_and_check, wait_in_thread
 
 from ovconform.assertions import assert_equal, assert_raises_ov_error, assert_that, call, no_error
 from ovconform.errors import OVConformError
+from ovconform.suites import _models
+from ovconform.suites._helpers import blocked_run, run_and_check, wait_in_thread
 
 pytestmark = pytest.mark.entity("ov_infer_request")
 

@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from ovconform.suites import _models
 
 from ovconform import Tensor
 from ovconform.assertions import assert_equal, assert_outputs_close, call, no_error
+from ovconform.suites import _models
 
 pytestmark = pytest.mark.entity("ov_infer_request")
 

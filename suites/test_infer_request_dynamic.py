@@ -17,8 +17,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from ovconform.suites import _models
-from ovconform.suites._helpers import new_core
 
 from ovconform import Core, Tensor
 from ovconform.assertions import (
@@ -32,6 +30,8 @@ from ovconform.assertions import (
 )
 from ovconform.errors import ValidationError
 from ovconform.ir import PartialShape
+from ovconform.suites import _models
+from ovconform.suites._helpers import new_core
 
 pytestmark = [pytest.mark.entity("ov_infer_request"),
               pytest.mark.parametrize("kind", ["add_two_output_edges", "split_add_concat"])]

@@ -12,11 +12,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from ovconform.suites import _models
 
 from ovconform import Model, Tensor
 from ovconform import opset as ops
 from ovconform.assertions import assert_outputs_close, call, no_error
+from ovconform.suites import _models
 
 pytestmark = pytest.mark.entity("ov_infer_request")
 

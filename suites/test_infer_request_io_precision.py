@@ -14,12 +14,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from ovconform.suites import _models
 
 from ovconform import Tensor
 from ovconform.assertions import assert_equal, assert_raises_ov_error, assert_same_memory, call, no_error
 from ovconform.errors import ValidationError
 from ovconform.ir import Model, Type, as_type
+from ovconform.suites import _models
 
 pytestmark = pytest.mark.entity("ov_infer_request")
 

@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from ovconform.suites import _models
 
 from ovconform import Tensor
 from ovconform.assertions import (
@@ -26,6 +25,7 @@ from ovconform.assertions import (
     no_error,
 )
 from ovconform.errors import NotFoundError, OVConformError, ValidationError
+from ovconform.suites import _models
 
 pytestmark = [pytest.mark.entity("ov_infer_request"), pytest.mark.mandatory]
 

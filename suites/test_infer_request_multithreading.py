@@ -12,10 +12,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from ovconform.suites import _models
-from ovconform.suites._helpers import PATIENCE_S
 
 from ovconform.assertions import assert_outputs_close, call, fail, no_error
+from ovconform.suites import _models
+from ovconform.suites._helpers import PATIENCE_S
 
 pytestmark = [pytest.mark.entity("ov_infer_request"), pytest.mark.mandatory]
 

@@ -17,11 +17,11 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from ovconform.suites import _models
 
 from ovconform import properties as P
 from ovconform.assertions import assert_not_empty, assert_raises_ov_error, assert_that, call, fail, no_error
 from ovconform.errors import OVConformError
+from ovconform.suites import _models
 
 pytestmark = pytest.mark.entity("ov_infer_request")
 

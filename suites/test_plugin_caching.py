@@ -20,12 +20,12 @@ from typing import Any
 
 import numpy as np
 import pytest
-from ovconform.suites import _models
-from ovconform.suites._helpers import check_outputs
 
 import ovconform
 from ovconform import properties as P
 from ovconform.assertions import assert_equal, assert_outputs_close, assert_that, call, no_error
+from ovconform.suites import _models
+from ovconform.suites._helpers import check_outputs
 
 pytestmark = [pytest.mark.entity("ov_plugin"), pytest.mark.capability("EXPORT_IMPORT")]
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from ovconform.suites import _models
 
 from ovconform.assertions import assert_equal, call, no_error
+from ovconform.suites import _models
 
 pytestmark = pytest.mark.entity("ov_plugin")
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from ovconform.suites._subprocess import assert_clean_exit, run_snippet
 
 from ovconform.assertions import call
+from ovconform.suites._subprocess import assert_clean_exit, run_snippet
 
 pytestmark = pytest.mark.entity("ov_plugin")
 

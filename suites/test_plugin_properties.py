@@ -25,7 +25,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from ovconform.suites import _models
 
 from ovconform import properties as P
 from ovconform.assertions import (
@@ -41,6 +40,7 @@ from ovconform.assertions import (
 )
 from ovconform.errors import NotFoundError, OVConformError, PropertyError
 from ovconform.ir import ALL_TYPES, Type
+from ovconform.suites import _models
 
 pytestmark = pytest.mark.entity("ov_plugin")
 

@@ -16,7 +16,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from ovconform.suites import _models
 
 from ovconform import Model
 from ovconform import opset as ops
@@ -30,6 +29,7 @@ from ovconform.assertions import (
     no_error,
 )
 from ovconform.errors import OVConformError
+from ovconform.suites import _models
 
 pytestmark = pytest.mark.entity("ov_plugin")
 

@@ -16,7 +16,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from ovconform.suites import _models
 
 from ovconform import Tensor
 from ovconform.assertions import (
@@ -29,6 +28,7 @@ from ovconform.assertions import (
 )
 from ovconform.errors import OVConformError
 from ovconform.ir import Type
+from ovconform.suites import _models
 
 pytestmark = [pytest.mark.entity("ov_plugin"), pytest.mark.capability("REMOTE_CONTEXT")]
 

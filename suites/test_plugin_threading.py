@@ -15,13 +15,13 @@ from typing import Any
 
 import numpy as np
 import pytest
-from ovconform.suites import _models
-from ovconform.suites._helpers import PATIENCE_S, new_core
 
 from ovconform import Tensor
 from ovconform import properties as P
 from ovconform.assertions import assert_equal, assert_outputs_close, assert_that, call, fail
 from ovconform.errors import NotFoundError
+from ovconform.suites import _models
+from ovconform.suites._helpers import PATIENCE_S, new_core
 
 pytestmark = pytest.mark.entity("ov_plugin")
 

@@ -7,13 +7,13 @@ import types
 
 import pluggy
 import pytest
+from plugins.fake_device import FakePlugin
 
 import ovconform
 from ovconform import hookspecs
 from ovconform._manager import get_plugin_manager
 from ovconform.errors import NotFoundError, PluginValidationError
 from ovconform.registry import DeviceRegistry, check_property_types, collect_devices
-from plugins.fake_device import FakePlugin
 
 
 def _module(name: str, *classes: type) -> types.ModuleType:

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from ovconform.ir import AttrSpec, Node, PartialShape, Type, define_op, make_node
-from ovconform.opset._helpers import AUTO_BROADCAST, NodeInput, as_output, as_outputs, broadcast_shapes, require, same_type
+from ovconform.opset._helpers import (
+    AUTO_BROADCAST,
+    NodeInput,
+    as_output,
+    as_outputs,
+    broadcast_shapes,
+    require,
+    same_type,
+)
 
 __all__ = [
     "abs", "add", "clamp", "divide", "equal", "erf", "exp", "floor_mod", "gelu", "greater",
