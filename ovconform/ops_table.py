@@ -27,8 +27,6 @@ from ovconform.errors import OVConformError, ValidationError
 NOT_PLANNED: dict[str, str] = {
     "StringTensorPack": "string tensors: ovconform's element types have no string type (numeric tensors only)",
     "StringTensorUnpack": "string tensors: ovconform's element types have no string type (numeric tensors only)",
-    "Multinomial": "random: the spec leaves the uniform generator undefined (OpenVINO CPU seeds std::mt19937 "
-                   "through the C library's rand), so neither values nor a spec-conformant stream can be checked",
 }
 #: Op types not implemented yet, and what stands in the way.
 NOT_YET: dict[str, str] = {
@@ -42,6 +40,11 @@ NOTES: dict[str, str] = {
     "RandomUniform": "random: the spec's Philox4x32-10 / MT19937 streams bit for bit (equal to OpenVINO CPU for "
                      "f32/i32); also tested for determinism under a seed and by distribution; REFERENCE restarts "
                      "the stream at every inference",
+    "Multinomial": "random: REFERENCE draws the uniform numbers with RandomUniform-8's Philox, as OpenVINO's "
+                   "reference code does (the spec leaves the generator open); OpenVINO CPU uses std::mt19937, so "
+                   "devices are checked on the samples (class indices in range, never a zero-probability class, no "
+                   "repeat without replacement), not by value; also tested for determinism and by distribution; "
+                   "OpenVINO CPU can repeat a class without replacement on skewed rows (a recorded deviation)",
     "LogicalXor": "OpenVINO writes version opset2 for it; it is in opset1 (we write opset1, OpenVINO reads it)",
 }
 

@@ -52,6 +52,14 @@ applies default → hook → file.
 
 :func:`compare` returns a :class:`Comparison` whose :meth:`Comparison.to_dict` is JSON-ready, so a
 report can record the tolerance used next to the errors observed.
+
+**Samples of a categorical distribution** (:data:`CATEGORICAL_OPS`): a device may draw them with
+another generator than REFERENCE (OpenVINO CPU's Multinomial uses std::mt19937, OpenVINO's
+reference code RandomUniform's Philox), so they are not compared by value (:func:`is_categorical`).
+:func:`ovconform.samples.sample_space` derives from the op's input values what a sample may be,
+and :func:`ovconform.samples.compare_samples` checks the shape, the element type, that every value
+is a class index in ``[0, classes)``, never a class of probability 0 and (without replacement)
+never twice in a row; whether the samples equal REFERENCE's is recorded as a fact.
 """
 
 from __future__ import annotations
@@ -80,9 +88,9 @@ if TYPE_CHECKING:
 TypeLike = Type | str | np.dtype[Any]
 
 __all__ = [
-    "DEFAULT_REDUCTION_SIZE", "EPSILON", "FALLBACK_CLASS", "MAGNITUDE", "OP_CLASSES", "Comparison", "Overrides",
-    "Tolerance", "TypeLike", "apply_override", "compare", "default_tolerance", "load_overrides", "parse_overrides",
-    "reduction_size", "resolve_tolerance", "ulp_distance",
+    "CATEGORICAL_OPS", "DEFAULT_REDUCTION_SIZE", "EPSILON", "FALLBACK_CLASS", "MAGNITUDE", "OP_CLASSES", "Comparison",
+    "Overrides", "Tolerance", "TypeLike", "apply_override", "compare", "default_tolerance", "is_categorical",
+    "load_overrides", "parse_overrides", "reduction_size", "resolve_tolerance", "ulp_distance",
 ]
 
 
@@ -189,7 +197,8 @@ OP_CLASSES: Final[dict[str, str]] = {
     **dict.fromkeys(("EmbeddingBagOffsetsSum", "EmbeddingBagPackedSum", "EmbeddingSegmentsSum", "EmbeddingBagOffsets",
                      "EmbeddingBagPacked", "NV12toRGB", "NV12toBGR", "I420toRGB", "I420toBGR"), "accumulating"),
     **dict.fromkeys(("GatherTree", "ExtractImagePatches", "CTCGreedyDecoder", "CTCGreedyDecoderSeqLen",
-                     "ConvertPromoteTypes", "Multinomial", "ReorgYolo"), "exact"),
+                     "ConvertPromoteTypes", "ReorgYolo"), "exact"),
+    "Multinomial": "exact",  # by value only REFERENCE against itself; devices: CATEGORICAL_OPS
     "RandomUniform": "composite",  # u * (max - min) + min: OpenVINO CPU fuses it (FMA); cancels near 0
     "RegionYolo": "transcendental",
     "GridSample": "accumulating",
@@ -204,6 +213,17 @@ OP_CLASSES: Final[dict[str, str]] = {
     # -- end of families
 }
 FALLBACK_CLASS: Final = "transcendental"
+
+
+#: Op types whose output is samples of a categorical distribution: devices are checked with
+#: :func:`ovconform.samples.compare_samples`, not by value (their OP_CLASSES entry is the exact
+#: class, what REFERENCE gives against itself).
+CATEGORICAL_OPS: Final = frozenset({"Multinomial"})
+
+
+def is_categorical(op_type: str) -> bool:
+    """True when ``op_type``'s output is samples of a categorical distribution (:data:`CATEGORICAL_OPS`)."""
+    return _canonical(op_type) in CATEGORICAL_OPS
 
 
 def _float_default(cls: str, eps: float, tiny: float, k: int) -> Tolerance:

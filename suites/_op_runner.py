@@ -7,6 +7,10 @@ under test and on REFERENCE, compare under the tolerances, and check what query_
   stateful models); :func:`run_reference` evaluates on the REFERENCE kernels.
 * :func:`tolerance_for` gives the tolerance of one output: the default table, then the device's
   ``ovconform_get_tolerance`` hook, so tolerances stay data.
+* :func:`compare_outputs` compares by value, except the samples of a categorical distribution
+  (Multinomial), which a device may draw with another generator: those are checked as samples
+  (:func:`ovconform.samples.compare_samples`), with the op's probabilities taken from Constants or
+  from ``feeds`` (the step inputs) when given.
 """
 
 from __future__ import annotations
@@ -20,8 +24,9 @@ from typing import Any
 import numpy as np
 
 from ovconform import Tensor
-from ovconform.ir import Model, Node
+from ovconform.ir import Model, Node, constant_value
 from ovconform.opcases import OpCase, case_strategy, same_draws_everywhere
+from ovconform.samples import SampleComparison, compare_samples, sample_space
 from ovconform.tolerances import (
     EPSILON,
     Comparison,
@@ -164,9 +169,10 @@ def model_tolerance(device: str, element_type: Any) -> Tolerance:
 
 
 def compare_outputs(model: Model, actual: list[list[np.ndarray]], expected: list[list[np.ndarray]],
-                    tolerances: list[Tolerance]) -> list[tuple[str, Comparison]]:
+                    tolerances: list[Tolerance], feeds: Steps | None = None) -> list[tuple[str, Comparison]]:
     """Compare every output of every step: ``[(label, Comparison)]`` (a missing output is a
-    failed comparison)."""
+    failed comparison). Samples of a categorical distribution are checked as samples; ``feeds``
+    (one input dict per step) lets that check see probabilities fed through Parameters."""
     out = []
     results = model.get_results()
     for s, (got_step, want_step) in enumerate(zip(actual, expected, strict=True)):
@@ -176,18 +182,37 @@ def compare_outputs(model: Model, actual: list[list[np.ndarray]], expected: list
             if i >= len(got_step):
                 out.append((label, Comparison(False, "output missing", tolerances[i], et.name)))
                 continue
-            out.append((label, compare(got_step[i], want, tolerances[i], et)))
+            node = results[i].input_value(0).node
+            space = sample_space(node, _input_values(node, feeds[s] if feeds else {}))
+            out.append((label, compare(got_step[i], want, tolerances[i], et) if space is None
+                        else compare_samples(got_step[i], want, space, tolerances[i], et)))
     return out
 
 
+def _input_values(node: Node, feed: Mapping[str, np.ndarray]) -> list[np.ndarray | None]:
+    """``node``'s input values where known: Constants (build-time values) and fed Parameters."""
+    values: list[np.ndarray | None] = []
+    for src in node.input_values():
+        value = constant_value(src)
+        if value is None and src.node.type_name == "Parameter" and src.node.friendly_name in feed:
+            value = np.asarray(feed[src.node.friendly_name])
+        values.append(None if value is None else np.asarray(value))
+    return values
+
+
 def summary(comparisons: list[tuple[str, Comparison]]) -> dict[str, Any]:
-    """Facts: the worst abs/rel errors and the tolerance of every output."""
+    """Facts: the worst abs/rel errors and the tolerance of every output (and, for samples of a
+    categorical distribution, ``samples_equal_reference``)."""
     def finite(x: float) -> float | None:
         return x if math.isfinite(x) else None  # the report schema takes a number or null
 
-    return {"max_abs_err": finite(max((c.max_abs_err for _, c in comparisons), default=0.0)),
-            "max_rel_err": finite(max((c.max_rel_err for _, c in comparisons), default=0.0)),
-            "tolerances": [c.tolerance.to_dict() for _, c in comparisons]}
+    facts: dict[str, Any] = {"max_abs_err": finite(max((c.max_abs_err for _, c in comparisons), default=0.0)),
+             "max_rel_err": finite(max((c.max_rel_err for _, c in comparisons), default=0.0)),
+             "tolerances": [c.tolerance.to_dict() for _, c in comparisons]}
+    samples = [c for _, c in comparisons if isinstance(c, SampleComparison)]
+    if samples:  # checked as samples, not by value: whether they equal REFERENCE's is a fact
+        facts["samples_equal_reference"] = all(c.equal_to_reference for c in samples)
+    return facts
 
 
 # -- declared support ----------------------------------------------------------------------------

@@ -91,7 +91,7 @@ def _check_one(core: Any, device: str, node: Node, values: Mapping[tuple[str, in
         return OpFailure(node.type_name, node.friendly_name, f"to compile/infer alone: {type(e).__name__}: {e}")
     want = R.run_reference(sub, [feed])
     tols = [R.tolerance_for(device, node, o.get_element_type()) for o in node.outputs()]
-    bad = [(label, c) for label, c in R.compare_outputs(sub, got, want, tols) if not c.passed]
+    bad = [(label, c) for label, c in R.compare_outputs(sub, got, want, tols, [feed]) if not c.passed]
     if not bad:
         return None
     label, c = bad[0]

@@ -94,7 +94,8 @@ def _probe_undeclared(core: Any, device: str, case: OpCase, facts: Callable[[str
     """The op is not claimed: see whether it works anyway (a fact), then skip."""
     try:
         got = R.run_on_device(core, device, case.model, _steps(case))
-        ok = all(c.passed for _, c in R.compare_outputs(case.model, got, _expected(case), _tolerances(device, case)))
+        ok = all(c.passed for _, c in R.compare_outputs(case.model, got, _expected(case), _tolerances(device, case),
+                                                        _steps(case)))
     except Exception:  # noqa: BLE001 - not claimed, so failing is allowed
         ok = False
     facts("undeclared_but_works", ok)
@@ -137,7 +138,7 @@ def _check_numbers(request: pytest.FixtureRequest, spec: str, device: str, case:
                    got: list[list[np.ndarray]], facts: Callable[[str, Any], None], what: str) -> None:
     __tracebackhide__ = True
     expected, tols = _expected(case), _tolerances(device, case)
-    comparisons = R.compare_outputs(case.model, got, expected, tols)
+    comparisons = R.compare_outputs(case.model, got, expected, tols, _steps(case))
     for name, value in R.summary(comparisons).items():
         facts(name, value)
     bad = [(label, c) for label, c in comparisons if not c.passed]

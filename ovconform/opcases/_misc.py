@@ -2,7 +2,7 @@
 (EmbeddingSegmentsSum-3, EmbeddingBagOffsetsSum-3, EmbeddingBagPackedSum-3, EmbeddingBagOffsets-15,
 EmbeddingBagPacked-15), ExtractImagePatches-3, CTCGreedyDecoder-1, CTCGreedyDecoderSeqLen-6, the
 colour conversions (NV12toRGB-8, NV12toBGR-8, I420toRGB-8, I420toBGR-8), ReorgYolo-2, RegionYolo-1,
-GridSample-9, ROIPooling-2, PSROIPooling-1 and RandomUniform-8.
+GridSample-9, ROIPooling-2, PSROIPooling-1, RandomUniform-8 and Multinomial-13.
 
 Kept away from what the specs leave undefined or OpenVINO CPU cannot run:
 
@@ -26,6 +26,13 @@ Kept away from what the specs leave undefined or OpenVINO CPU cannot run:
 * ROIPooling/PSROIPooling: batch ids in range; PSROIPooling ROIs inside the map (the reference
   code leaves negative positions undefined), normalized ([0, 1]) ROIs for the bilinear modes.
 * RandomUniform: seeds never both 0 (the spec's "non-deterministic" setting).
+* Multinomial: seeds never both 0; f32 or f16 probabilities in [0.01, 1] (or logits in [-8, 8], -inf
+  for a zero probability) with some classes of probability 0 but at least one positive per row;
+  without replacement at most as many samples as the row with the fewest positive classes has, and
+  logits only in [-2, 2] (OpenVINO CPU can draw a class twice when a row's smallest probability is
+  tiny against its sum: a recorded deviation).
+  OpenVINO CPU draws its uniform numbers with another generator (std::mt19937), so the suites
+  compare the samples as a categorical distribution's (``ovconform.tolerances.compare_samples``).
 """
 from __future__ import annotations
 
@@ -404,3 +411,44 @@ def case_random_uniform(draw: Draw[Any]) -> OpCase:
                                                                                              ("max", high))]
     node = opset.random_uniform(shape, *bounds, et, global_seed, op_seed, alignment)
     return b.finish("RandomUniform", 8, node)
+
+
+# -- Multinomial-13 -------------------------------------------------------------------------------------------------
+
+
+def _multinomial_probs(b: CaseBuilder, batch: int, classes: int, et: Type, log_probs: bool,
+                       spread: float) -> np.ndarray:
+    """Probabilities in [0.01, 1] (logits in [-spread, spread] when ``log_probs``), about a quarter of
+    them 0 (-inf), never a whole row."""
+    zero = b.rng.random((batch, classes)) < 0.25
+    zero[np.arange(batch), b.rng.integers(0, classes, batch)] = False
+    if log_probs:
+        return np.where(zero, -np.inf, b.rng.uniform(-spread, spread, (batch, classes))).astype(et.to_dtype())
+    return np.where(zero, 0.0, b.rng.uniform(0.01, 1, (batch, classes))).astype(et.to_dtype())
+
+
+@register_case("Multinomial", 13)
+def case_multinomial(draw: Draw[Any]) -> OpCase:
+    """Both ``with_replacement`` and ``log_probs`` values, i32/i64 outputs and counts, seeds never both 0
+    (the spec's "non-deterministic" setting), probs and num_samples as Constants or Parameters."""
+    et = draw(st.sampled_from((Type.f32, Type.f32, Type.f16)))
+    with_replacement, log_probs = draw(st.booleans()), draw(st.booleans())
+    batch, classes = draw(st.integers(1, 4)), draw(st.integers(1, 8)) + draw(st.integers(0, 1))
+    global_seed, op_seed = draw(st.integers(0, 2**31 - 1)), draw(st.integers(0, 2**31 - 1))
+    if global_seed == op_seed == 0:
+        op_seed = 1
+    b = CaseBuilder(draw_seed(draw))
+    # without replacement, logits within [-2, 2]: OpenVINO CPU can draw a class twice when a row's smallest
+    # probability is tiny against its sum (a recorded deviation); probs in [0.01, 1] never are
+    values = _multinomial_probs(b, batch, classes, et, log_probs, 8.0 if with_replacement else 2.0)
+    positive = int(np.min(np.sum(np.isfinite(values) if log_probs else values > 0, axis=1)))
+    count = draw(st.integers(1, 16) if with_replacement else st.integers(1, positive))
+    if draw(st.integers(0, 9)) == 0:
+        count = 0
+    count_type = draw(st.sampled_from((np.int32, np.int64)))
+    count_value = np.array(count if draw(st.booleans()) else [count], count_type)
+    probs = b.input("probs", values, draw(st.integers(0, 3)) > 0)
+    num_samples = b.input("num_samples", count_value, draw(st.integers(0, 3)) > 0)
+    convert_type = draw(st.sampled_from((Type.i32, Type.i64)))
+    node = opset.multinomial(probs, num_samples, convert_type, with_replacement, log_probs, global_seed, op_seed)
+    return b.finish("Multinomial", 13, node)

@@ -32,7 +32,7 @@ from ovconform.opset._misc_embedding import (
     embedding_segments_sum,
 )
 from ovconform.opset._misc_grid import grid_sample
-from ovconform.opset._misc_random import random_uniform
+from ovconform.opset._misc_random import multinomial, random_uniform
 from ovconform.opset._misc_roi import psroi_pooling, roi_pooling
 from ovconform.opset._misc_yolo import region_yolo, reorg_yolo
 from ovconform.opset._shape_ops import index_input, require_integer
@@ -41,7 +41,7 @@ __all__ = [
     "convert_promote_types", "ctc_greedy_decoder", "ctc_greedy_decoder_seq_len", "embedding_bag_offsets",
     "embedding_bag_offsets_sum", "embedding_bag_packed", "embedding_bag_packed_sum", "embedding_segments_sum",
     "extract_image_patches", "gather_tree", "grid_sample", "i420_to_bgr", "i420_to_rgb", "nv12_to_bgr", "nv12_to_rgb",
-    "psroi_pooling", "random_uniform", "region_yolo", "reorg_yolo", "roi_pooling",
+    "multinomial", "psroi_pooling", "random_uniform", "region_yolo", "reorg_yolo", "roi_pooling",
 ]
 
 Infer = list[tuple[Type, PartialShape]]

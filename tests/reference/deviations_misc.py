@@ -10,6 +10,7 @@ from ovconform.ir import Node, Type
 from ovconform.opcases import OpCase
 
 RANDOM_UNIFORM_URL = f"{SPEC}/generation/random-uniform-8.html"
+MULTINOMIAL_URL = f"{SPEC}/generation/multinomial-13.html"
 
 # -- RandomUniform-8: outputs computed in 32 bits ---------------------------------------------------------------
 
@@ -54,6 +55,40 @@ def _scalar_witness() -> Witness:
     return Witness(_case("RandomUniform", 8, [node], [], {}), [np.array(0.81269646, np.float32)])
 
 
+# -- Multinomial-13: a class drawn twice without replacement -----------------------------------------------------
+
+
+#: A row's smallest positive probability below this share of the row's sum: the CDF update after a draw
+#: (subtract the drawn class's probability, divide by 1 - it) leaves a drawn class a rounding sliver that is
+#: large against the mass left, so OpenVINO CPU can draw the class again.
+SLIVER_SHARE = 2.0 ** -10
+
+
+def _skewed_without_replacement(case: OpCase) -> bool:
+    for node in op_nodes(case, "Multinomial", (13,)):
+        probs, count = input_value(case, node, 0), input_value(case, node, 1)
+        if node.attrs["with_replacement"] or (count is not None and int(np.asarray(count).reshape(-1)[0]) < 2):
+            continue
+        if probs is None:
+            return True
+        p = np.asarray(probs, np.float64)
+        with np.errstate(over="ignore"):
+            p = np.exp(p) if node.attrs["log_probs"] else p
+        for row in p.reshape(-1, p.shape[-1]):
+            positive = row[row > 0]
+            if positive.size and positive.min() < SLIVER_SHARE * positive.sum():
+                return True
+    return False
+
+
+def _repeat_witness() -> Witness:
+    probs = np.array([[1e-7, 2e-7, 4e-7, 1.0]], np.float32)
+    p = ops.parameter([1, 4], Type.f32, "probs")
+    node = ops.multinomial(p, np.array([4], np.int32), "i32", False, False, 8, 1)
+    # every class once; the order is REFERENCE's (RandomUniform's Philox numbers, seeds (8, 1))
+    return Witness(_case("Multinomial", 13, [node], [p], {"probs": probs}), [np.array([[3, 1, 2, 0]], np.int32)])
+
+
 DEVIATIONS: tuple[Deviation, ...] = (
     Deviation(
         "RandomUniform", (8,), _computed_in_32_bits,
@@ -73,4 +108,14 @@ DEVIATIONS: tuple[Deviation, ...] = (
         "f32, tensorflow alignment, seeds (1, 0), [0, 1): shape [] gives -2.53e-20 (varying between runs, also "
         "values outside [min, max)) on CPU; shape [3] gives [0.81269646, ...], so the spec's scalar is 0.81269646.",
         _scalar_witness),
+    Deviation(
+        "Multinomial", (13,), _skewed_without_replacement,
+        "with_replacement=false and a row whose smallest probability is tiny against the row's sum: OpenVINO CPU can "
+        "draw a class twice (its CDF update after a draw, cdf -= p_k then cdf /= 1 - p_k in f32, leaves the drawn "
+        "class a rounding sliver at the top of [0, 1]); the spec: class indices do not repeat in the output",
+        MULTINOMIAL_URL,
+        "probs [[1e-7, 2e-7, 4e-7, 1.0]] f32, num_samples 4, with_replacement=false, global_seed 8, op_seed 1: "
+        "OpenVINO CPU gives [[3, 3, 1, 2]] (class 3 twice, class 0 never), on every run; any permutation of "
+        "0..3 satisfies the spec. Found first as 1 row in 3000 of f16 probs in [1e-4, 1] drawing all 6 classes.",
+        _repeat_witness),
 )

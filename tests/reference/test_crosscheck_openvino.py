@@ -7,7 +7,10 @@ with ``INFERENCE_PRECISION_HINT=f32`` and run; REFERENCE evaluates the same mode
 output is compared with ``ovconform.tolerances`` (the default for the op producing it and its
 element type). Stateful cases run ``STATEFUL_STEPS`` inferences on one OpenVINO request and on
 REFERENCE with a carried state dict, comparing every step (the tolerance grows with the step:
-OpenVINO CPU keeps f16 state in f32). bf16 tensors cross as uint16 bit patterns.
+OpenVINO CPU keeps f16 state in f32). bf16 tensors cross as uint16 bit patterns. Samples of a
+categorical distribution (Multinomial: OpenVINO CPU draws them with std::mt19937, REFERENCE with
+RandomUniform's Philox as OpenVINO's reference code does) are checked as samples
+(``ovconform.samples.compare_samples``), not by value.
 
 Where OpenVINO CPU disagrees with the op specification, ``openvino_deviations.py`` records it;
 matching cases are skipped (and counted), and each record's witness is run here to prove the
@@ -28,8 +31,9 @@ from openvino_deviations import DEVIATIONS, SPEC, Deviation, deviation_for
 
 from ovconform import Model, serialize
 from ovconform import opset as ops
-from ovconform.ir import Type, f32_to_bf16
+from ovconform.ir import Type, constant_value, f32_to_bf16
 from ovconform.opcases import OpCase, all_case_keys, case_strategy
+from ovconform.samples import SampleComparison, compare_samples, sample_space
 from ovconform.tolerances import EPSILON, Comparison, Tolerance, compare, reduction_size, resolve_tolerance
 from reference_plugin._evaluate import ModelRunner
 from reference_plugin.ops import registered_ops
@@ -136,6 +140,21 @@ def describe(case: OpCase) -> str:
     return f"{case.op_type}-{case.version} [{ops_text}] inputs {{{inputs}}}"
 
 
+def compare_output(case: OpCase, index: int, got: np.ndarray, want: np.ndarray, tol: Tolerance,
+                   et: Type) -> Comparison:
+    """:func:`compare` by value, or, for samples of a categorical distribution, as samples of the
+    op's probabilities (from the case's Constants and inputs)."""
+    node = case.model.get_results()[index].input_value(0).node
+    values = []
+    for src in node.input_values():
+        known = constant_value(src)
+        if known is None and src.node.type_name == "Parameter":
+            known = case.inputs.get(src.node.friendly_name)
+        values.append(known)
+    space = sample_space(node, values)
+    return compare(got, want, tol, et) if space is None else compare_samples(got, want, space, tol, et)
+
+
 def crosscheck(core: Any, case: OpCase) -> list[Comparison]:
     """Compare OpenVINO CPU with REFERENCE on ``case``; raise AssertionError naming the output."""
     steps = STATEFUL_STEPS if case.extra.get("stateful") else 1
@@ -145,7 +164,7 @@ def crosscheck(core: Any, case: OpCase) -> list[Comparison]:
         assert len(got_all) == len(want_all), f"{len(got_all)} OpenVINO outputs, {len(want_all)} REFERENCE outputs"
         for i, (got, want) in enumerate(zip(got_all, want_all, strict=True)):
             tol, et = output_tolerance(case, i, step, carried[step])
-            result = compare(got, want, tol, et)
+            result = compare_output(case, i, got, want, tol, et)
             assert result.passed, (f"output {i} ({et}) step {step + 1}/{steps}: OpenVINO CPU vs REFERENCE: "
                                    f"{result.message} [{describe(case)}]")
             results.append(result)
@@ -158,6 +177,7 @@ def crosscheck(core: Any, case: OpCase) -> list[Comparison]:
 def test_openvino_cpu_agrees_with_reference(core: Any, key: tuple[str, int],
                                             record_property: Callable[[str, object], None]) -> None:
     checked: list[float] = []
+    samples: list[bool] = []
     skipped: Counter[str] = Counter()
 
     @CASE_SETTINGS
@@ -169,11 +189,14 @@ def test_openvino_cpu_agrees_with_reference(core: Any, key: tuple[str, int],
             return
         results = crosscheck(core, case)
         checked.append(max((r.max_abs_err for r in results), default=0.0))
+        samples.extend(r.equal_to_reference for r in results if isinstance(r, SampleComparison))
 
     check()
     record_property("cases_checked", len(checked))
     record_property("cases_skipped_by_deviation", dict(skipped))
     record_property("max_abs_err", max(checked, default=0.0))
+    if samples:  # checked as samples: how many outputs equal REFERENCE's samples is a fact
+        record_property("samples_equal_reference", f"{sum(samples)}/{len(samples)}")
     assert len(checked) + sum(skipped.values()) >= EXAMPLES, "hypothesis drew fewer cases than asked for"
     if not checked:
         pytest.skip(f"every drawn case matches a recorded OpenVINO deviation: {dict(skipped)}")
@@ -215,11 +238,13 @@ DEVIATION_PARAMS = [pytest.param(d, id=f"{d.op}-{d.versions[0]}") for d in DEVIA
 
 
 def _outputs_match_spec(outputs: list[np.ndarray], dev: Deviation) -> list[Comparison]:
+    """Exact comparison with the witness's spec outputs (samples of a categorical distribution: valid
+    samples of the witness's probabilities, as the cross-check compares them)."""
     witness = dev.witness()
     types = _element_types(witness.case.model)
     assert len(outputs) == len(witness.expected) == len(types)
-    return [compare(got, want, Tolerance(0, 0), et)
-            for got, want, et in zip(outputs, witness.expected, types, strict=True)]
+    return [compare_output(witness.case, i, got, want, Tolerance(0, 0), et)
+            for i, (got, want, et) in enumerate(zip(outputs, witness.expected, types, strict=True))]
 
 
 @pytest.mark.parametrize("dev", DEVIATION_PARAMS)
