@@ -3,8 +3,9 @@
 :class:`Program` is the backend representation of a compiled model: one REFERENCE kernel per
 node, built once (``reference_plugin.ops.make_kernel``), and a plan of where every value lives.
 ``Program.run`` goes in three numbered steps: 1) bind the inputs (Parameter kernels check them)
-and precomputed constants, 2) execute the nodes in topological order, timing each one when
-asked and checking for cancellation between nodes, 3) collect the outputs and the variable
+and precomputed constants, 2) execute the nodes in topological order (a chain of elementwise
+nodes as one entry, block by block: :mod:`reference_plugin._chains`), timing each one when
+asked and checking for cancellation between entries, 3) collect the outputs and the variable
 writes (committed by the request only when the whole run succeeded). Under
 INFERENCE_PRECISION_HINT=f16 every f32 node output is rounded through float16 as
 :func:`reference_plugin.properties.rounds_to_f16` describes.
@@ -30,6 +31,7 @@ from ovconform.opset._state import VariableInfo, variable_infos
 from reference_plugin import properties as RP
 from reference_plugin._blas import threads_per_stream
 from reference_plugin._blob import Blob, pack
+from reference_plugin._chains import Chain, find_chains
 from reference_plugin._transformations import FUSED_NAMES, fused_names
 from reference_plugin.async_infer_request import ReferenceAsyncInferRequest
 from reference_plugin.ops import OpRun, RunContext, make_kernel
@@ -64,10 +66,11 @@ class Program:
 
     :param model: the compiled model's graph (not changed afterwards).
     :param precision: the inference precision (f32, or f16 for the rounding rule).
+    :param chains: run chains of elementwise nodes block by block (same values; False for tests).
     :raises OVConformError: UnsupportedOpError or CompileError when a node has no usable kernel.
     """
 
-    def __init__(self, model: Model, precision: Type) -> None:
+    def __init__(self, model: Model, precision: Type, chains: bool = True) -> None:
         self.model = model
         self.precision = precision
         self._slots: dict[tuple[int, int], int] = {}
@@ -75,6 +78,8 @@ class Program:
         self.steps = [self._plan(node, params.get(id(node))) for node in model.get_ordered_ops()]
         self.result_slots = [self._slots[(id(r), 0)] for r in model.get_results()]
         self.variables: list[VariableInfo] = variable_infos(model)
+        self.chains = find_chains(self.steps, self._readers(), set()) if chains else []
+        self.schedule = self._schedule()
         self._plan_releases()
 
     def _plan(self, node: Node, param_index: int | None) -> Step:
@@ -90,14 +95,29 @@ class Program:
             step.fixed = self._rounded(step, step.kernel.run([]))
         return step
 
+    def _readers(self) -> dict[tuple[int, int], int]:
+        readers: dict[tuple[int, int], int] = {}
+        for step in self.steps:
+            for v in step.node.input_values():
+                readers[(id(v.node), v.index)] = readers.get((id(v.node), v.index), 0) + 1
+        return readers
+
+    def _schedule(self) -> list[tuple[int, Step | Chain]]:
+        """``(step index, entry)`` in run order: every step, except that a chain (see
+        :mod:`reference_plugin._chains`) replaces its members and runs where its head was."""
+        head = {c.links[0].index: c for c in self.chains}
+        inside = {i for c in self.chains for i in c.indices[1:]}
+        return [(i, head.get(i, step)) for i, step in enumerate(self.steps) if i not in inside]
+
     def _plan_releases(self) -> None:
         keep, last = set(self.result_slots), {}
-        for i, step in enumerate(self.steps):
-            for slot in (*step.writes, *step.reads):
-                last[slot] = i
-        for slot, i in last.items():
+        for position, (_, entry) in enumerate(self.schedule):
+            entry.release.clear()
+            for slot in (*entry.writes, *entry.reads):
+                last[slot] = position
+        for slot, position in last.items():
             if slot not in keep:
-                self.steps[i].release.append(slot)
+                self.schedule[position][1].release.append(slot)
 
     def _rounded(self, step: Step, outs: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
         return tuple(RP.round_f16(o) if r else o for o, r in zip(outs, step.rounding, strict=True))
@@ -119,17 +139,20 @@ class Program:
         timed = timings is not None
         wall = cpu = 0.0
         with np.errstate(all="ignore"):  # once for the run; kernels run "trusted" (see OpRun.run_trusted)
-            for index, step in enumerate(self.steps):
+            for index, entry in self.schedule:
                 if check is not None:
                     check()
-                if timed:
-                    wall, cpu = time.perf_counter(), time.thread_time()
-                outs = self._execute(step, inputs, values, ctx)
-                for slot, value in zip(step.writes, outs, strict=True):
-                    values[slot] = value
-                if timed:
-                    timings[index] = (time.perf_counter() - wall, time.thread_time() - cpu)  # type: ignore[index]
-                for slot in step.release:
+                if isinstance(entry, Chain):
+                    values[entry.writes[0]] = entry.run(values[entry.reads[0]], ctx, timings)
+                else:
+                    if timed:
+                        wall, cpu = time.perf_counter(), time.thread_time()
+                    outs = self._execute(entry, inputs, values, ctx)
+                    for slot, value in zip(entry.writes, outs, strict=True):
+                        values[slot] = value
+                    if timed:
+                        timings[index] = (time.perf_counter() - wall, time.thread_time() - cpu)  # type: ignore[index]
+                for slot in entry.release:
                     values[slot] = None
         return [values[s] for s in self.result_slots], ctx.updates
 

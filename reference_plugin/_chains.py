@@ -1,0 +1,198 @@
+"""Elementwise chains: runs of elementwise nodes executed block by block, in cache.
+
+A chain is a node ``h`` followed by nodes each of whose non-constant input is the output of the
+one before, where every link's value has no other reader and is not a model output: Sigmoid →
+Tanh → Add(bias) → Relu, say. :class:`Program <reference_plugin.compiled_model.Program>` runs a
+chain as one entry of its schedule: for each block of about :data:`BLOCK` elements (a slice of
+the leading axes, so blocks stay in the input's layout) every member kernel runs on the block's
+slice, the intermediate values never leave the cache, and only the last member's output is
+written whole. Elementwise kernels compute each element from the same elements of their inputs,
+so the values are the ones the unchained run gives (tests/reference/test_chains.py checks it
+bit for bit).
+
+Members are the kernels known to be elementwise: :class:`UnaryOp` kernels (one input) and
+:class:`BinaryOp` kernels under numpy (or no) broadcasting whose other input is a Constant that
+broadcasts into the chain's shape without growing it. Only f32/f64 chains with static shapes of
+at least :data:`MIN_ELEMENTS` elements are formed, and none under f16 rounding (INFERENCE_PRECISION_HINT=f16).
+Under profiling each member's time is summed over the blocks, so the counters stay per node.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ovconform.ir import Node, Type
+from reference_plugin.ops import RunContext
+from reference_plugin.ops._common_binary import BinaryOp
+from reference_plugin.ops._common_unary import CHUNK, UnaryOp
+
+if TYPE_CHECKING:
+    from reference_plugin.compiled_model import Step
+
+__all__ = ["BLOCK", "MIN_ELEMENTS", "Chain", "find_chains"]
+
+#: Target elements per block (the unary kernels' own cache block).
+BLOCK = CHUNK
+#: Chains are formed for values of at least this many elements (1 MiB of float32): smaller ones
+#: stay in cache anyway, and blocking them only adds calls (cnn's bias+Relu pairs: 7 % slower).
+MIN_ELEMENTS = 8 * BLOCK
+_TYPES = (Type.f32, Type.f64)
+
+
+class _Link:
+    """One member: its step index, kernel, and where its chain input goes among its inputs."""
+
+    __slots__ = ("constant", "index", "kernel", "position")
+
+    def __init__(self, index: int, step: Step, position: int, constant: np.ndarray | None) -> None:
+        self.index, self.kernel, self.position, self.constant = index, step.kernel, position, constant
+
+    def run(self, x: np.ndarray, picks: tuple[slice, ...], ctx: RunContext) -> np.ndarray:
+        if self.constant is None:
+            return self.kernel.run_trusted([x], ctx)[0]
+        c = self.constant
+        part = c[tuple(p if n > 1 else slice(None) for p, n in zip(picks, c.shape, strict=False))]
+        inputs = [x, part] if self.position == 0 else [part, x]
+        return self.kernel.run_trusted(inputs, ctx)[0]
+
+
+class Chain:
+    """A chain as one schedule entry: reads the head's chain input, writes the tail's output."""
+
+    def __init__(self, links: list[_Link], source: int, shape: tuple[int, ...], dtype: np.dtype[Any]) -> None:
+        self.links = links
+        self.reads = [source]
+        self.writes: list[int] = []
+        self.release: list[int] = []
+        self.shape, self.dtype = shape, dtype
+        self.blocks = _blocks(shape)
+
+    @property
+    def indices(self) -> list[int]:
+        return [link.index for link in self.links]
+
+    def run(self, x: np.ndarray, ctx: RunContext, timings: list[Any] | None) -> np.ndarray:
+        out = np.empty(self.shape, self.dtype)
+        if timings is None:
+            for picks in self.blocks:
+                value = x[picks]
+                for link in self.links:
+                    value = link.run(value, picks, ctx)
+                out[picks] = value
+            return out
+        spent = [[0.0, 0.0] for _ in self.links]
+        for picks in self.blocks:
+            value = x[picks]
+            for link, acc in zip(self.links, spent, strict=True):
+                wall, cpu = time.perf_counter(), time.thread_time()
+                value = link.run(value, picks, ctx)
+                acc[0] += time.perf_counter() - wall
+                acc[1] += time.thread_time() - cpu
+            out[picks] = value
+        for link, (wall, cpu) in zip(self.links, spent, strict=True):
+            timings[link.index] = (wall, cpu)
+        return out
+
+
+def _blocks(shape: tuple[int, ...]) -> list[tuple[slice, ...]]:
+    """Slices of the leading axes covering ``shape`` in blocks of about :data:`BLOCK` elements
+    (whole trailing axes, so a block of a C-contiguous array is contiguous)."""
+    axis = 0
+    while axis < len(shape) - 1 and math.prod(shape[axis + 1:]) > BLOCK:
+        axis += 1
+    inner = math.prod(shape[axis + 1:])
+    step = max(1, BLOCK // max(1, inner))
+    out = []
+    for lead in np.ndindex(*shape[:axis]):
+        for start in range(0, shape[axis], step):
+            out.append((*(slice(i, i + 1) for i in lead), slice(start, min(start + step, shape[axis]))))
+    return out
+
+
+def _shape(node: Node) -> tuple[int, ...] | None:
+    ps = node.get_output_partial_shape(0)
+    return tuple(ps.to_shape()) if ps.is_static else None
+
+
+def _member(step: Step, source: tuple[int, int], fixed: Callable[[Node], np.ndarray | None],
+            shape: tuple[int, ...], et: Type) -> tuple[int, np.ndarray | None] | None:
+    """``(position of the chain input, constant or None)`` when ``step`` can extend a chain whose
+    value is output ``source`` of a node, else None."""
+    node, kernel = step.node, step.kernel
+    if step.rounds or node.get_output_size() != 1 or node.get_output_element_type(0) != et or _shape(node) != shape:
+        return None
+    ins = node.input_values()
+    if isinstance(kernel, UnaryOp) and len(ins) == 1:
+        ok = (id(ins[0].node), ins[0].index) == source and ins[0].get_element_type() == et
+        return (0, None) if ok else None
+    if not isinstance(kernel, BinaryOp) or len(ins) != 2 or kernel.mode not in ("numpy", "none"):
+        return None
+    for position in (0, 1):
+        this, other = ins[position], ins[1 - position]
+        if (id(this.node), this.index) != source:
+            continue
+        this_shape = this.get_partial_shape()
+        if this.get_element_type() != et or not this_shape.is_static or tuple(this_shape.to_shape()) != shape:
+            return None
+        constant = fixed(other.node)
+        if constant is None or constant.ndim > len(shape):
+            return None
+        constant = constant.reshape((1,) * (len(shape) - constant.ndim) + constant.shape)
+        if all(c in (1, s) for c, s in zip(constant.shape, shape, strict=True)):
+            return position, constant
+        return None
+    return None
+
+
+def find_chains(steps: Sequence[Step], readers: dict[tuple[int, int], int],
+                results: set[tuple[int, int]]) -> list[Chain]:
+    """The chains of ``steps`` (in order), each of two members or more.
+
+    :param readers: how many inputs read each ``(id(node), output)``.
+    :param results: the ``(id(node), output)`` values that are model outputs.
+    """
+    fixed_of = {id(s.node): s.fixed[0] for s in steps if s.fixed is not None and len(s.fixed) == 1}
+    consumer: dict[tuple[int, int], int] = {}
+    for index, step in enumerate(steps):
+        for v in step.node.input_values():
+            consumer[(id(v.node), v.index)] = index
+
+    def fixed(node: Node) -> np.ndarray | None:
+        return fixed_of.get(id(node))
+
+    taken: set[int] = set()
+    chains = []
+    for index, step in enumerate(steps):
+        if index in taken or step.fixed is not None or step.param_index is not None:
+            continue
+        et, shape = (step.node.get_output_element_type(0) if step.node.get_output_size() == 1 else None,
+                     _shape(step.node) if step.node.get_output_size() == 1 else None)
+        if et not in _TYPES or shape is None or math.prod(shape) < MIN_ELEMENTS or len(_blocks(shape)) < 2:
+            continue
+        ins = step.node.input_values()
+        head = next((_member(step, (id(v.node), v.index), fixed, shape, et) for v in ins
+                     if fixed(v.node) is None), None)
+        if head is None:
+            continue
+        links = [_Link(index, step, *head)]
+        value = (id(step.node), 0)
+        while readers.get(value, 0) == 1 and value not in results and value in consumer:
+            nxt = consumer[value]
+            found = _member(steps[nxt], value, fixed, shape, et)
+            if found is None or nxt in taken:
+                break
+            links.append(_Link(nxt, steps[nxt], *found))
+            value = (id(steps[nxt].node), 0)
+        if len(links) < 2:
+            continue
+        source = step.reads[links[0].position]
+        chain = Chain(links, source, shape, et.to_dtype())
+        chain.writes = list(steps[links[-1].index].writes)
+        taken.update(chain.indices)
+        chains.append(chain)
+    return chains

@@ -1,0 +1,136 @@
+"""Elementwise chains (reference_plugin/_chains.py): which nodes form them, and that a chained run
+gives bit for bit the values of the unchained one, counters per node included."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ovconform import Core, Model
+from ovconform import opset as ops
+from ovconform import properties as P
+from ovconform.bench.models import ANCHORS
+from ovconform.ir import Type
+from reference_plugin import _chains
+from reference_plugin.compiled_model import Program
+
+UNARY = ["sigmoid", "tanh", "relu", "exp", "abs", "negative", "sqrt", "erf", "floor"]
+BINARY = ["add", "subtract", "multiply", "divide", "maximum", "minimum", "power"]
+
+
+@pytest.fixture
+def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blocks of 64 elements and chains from 128: small tensors go through many blocks."""
+    monkeypatch.setattr(_chains, "BLOCK", 64)
+    monkeypatch.setattr(_chains, "MIN_ELEMENTS", 128)
+
+
+def _runs(model: Model, inputs: list[np.ndarray], precision: Type = Type.f32) -> tuple[Program, list[Any], list[Any]]:
+    chained, plain = Program(model, precision), Program(model, precision, chains=False)
+    with np.errstate(all="ignore"):
+        return chained, chained.run(inputs, {})[0], plain.run(inputs, {})[0]
+
+
+def _same(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
+    return all(x.dtype == y.dtype and x.shape == y.shape and np.array_equal(x, y, equal_nan=True)
+               for x, y in zip(a, b, strict=True))
+
+
+def test_the_eltwise_anchor_is_one_chain_with_the_same_values() -> None:
+    model = ANCHORS["eltwise"]()
+    x = np.random.default_rng(0).standard_normal([d.get_length() for d in model.get_parameters()[0]
+                                                  .get_output_partial_shape(0)]).astype(np.float32)
+    program, got, want = _runs(model, [x])
+    assert [len(c.links) for c in program.chains] == [20]
+    assert _same(got, want)
+
+
+@st.composite
+def chain_models(draw: Any) -> tuple[Model, np.ndarray]:
+    rank = draw(st.integers(1, 4))
+    shape = draw(st.lists(st.integers(1, 9), min_size=rank, max_size=rank))
+    et = draw(st.sampled_from([Type.f32, Type.f64]))
+    x = ops.parameter(shape, et, "x")
+    node: Any = x
+    for i in range(draw(st.integers(2, 6))):
+        if draw(st.booleans()):
+            node = getattr(ops, draw(st.sampled_from(UNARY)))(node, name=f"u{i}")
+            continue
+        # a constant broadcasting into the shape: a suffix of it, some axes 1
+        tail = shape[draw(st.integers(0, rank)):]
+        cshape = [d if draw(st.booleans()) else 1 for d in tail]
+        value = draw(st.floats(0.25, 2.0)) * np.linspace(0.5, 1.5, int(np.prod(cshape, dtype=int)) or 1)
+        const = ops.constant(value.reshape(cshape).astype(et.to_dtype()), name=f"c{i}")
+        op = getattr(ops, draw(st.sampled_from(BINARY)))
+        node = op(node, const, name=f"b{i}") if draw(st.booleans()) else op(const, node, name=f"b{i}")
+    seed = draw(st.integers(0, 2**16))
+    data = (np.random.default_rng(seed).standard_normal(shape) * 3).astype(et.to_dtype())
+    return Model([node], [x], "chain"), data
+
+
+@settings(max_examples=120, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # the fixture only patches constants
+@given(case=chain_models())
+def test_chained_runs_equal_unchained_runs(small_blocks: None, case: tuple[Model, np.ndarray]) -> None:
+    model, data = case
+    program, got, want = _runs(model, [data])
+    assert _same(got, want)
+    if data.size >= 128:
+        assert program.chains, "a chain of elementwise nodes over a large enough value was not formed"
+
+
+def _pair(x: Any, mid_readers: int = 1) -> tuple[Model, list[Any]]:
+    mid = ops.tanh(x, name="mid")
+    out = ops.sigmoid(mid, name="out")
+    extra = [ops.relu(mid, name="other")] if mid_readers > 1 else []
+    return Model([out, *extra], [x], "pair"), [mid, out]
+
+
+def test_chain_needs_single_reader_values_of_one_static_shape(small_blocks: None) -> None:
+    x = ops.parameter([4, 64], Type.f32, "x")
+    data = np.linspace(-3, 3, 256, dtype=np.float32).reshape(4, 64)
+    program, got, want = _runs(_pair(x)[0], [data])
+    assert [len(c.links) for c in program.chains] == [2] and _same(got, want)
+    # the link value read twice: no chain
+    program, got, want = _runs(_pair(x, mid_readers=2)[0], [data])
+    assert program.chains == [] and _same(got, want)
+    # the link value is a model output: no chain
+    mid = ops.tanh(x, name="mid")
+    program, got, want = _runs(Model([ops.sigmoid(mid), mid], [x]), [data])
+    assert program.chains == [] and _same(got, want)
+    # dynamic shape, or too small: no chain
+    dyn = ops.parameter([-1, 64], Type.f32, "x")
+    assert Program(_pair(dyn)[0], Type.f32).chains == []
+    assert Program(_pair(ops.parameter([1, 64], Type.f32, "x"))[0], Type.f32).chains == []
+    # f16 rounding (INFERENCE_PRECISION_HINT=f16): no chain
+    program, got, want = _runs(_pair(x)[0], [data], precision=Type.f16)
+    assert program.chains == [] and _same(got, want)
+
+
+def test_chain_refuses_constants_that_grow_the_shape(small_blocks: None) -> None:
+    x = ops.parameter([4, 1], Type.f32, "x")
+    grown = ops.add(ops.tanh(x), ops.constant(np.ones((4, 64), np.float32)))
+    data = np.arange(4, dtype=np.float32).reshape(4, 1)
+    program, got, want = _runs(Model([ops.relu(grown)], [x]), [data])
+    assert all(len(c.links) >= 2 and c.shape == (4, 64) for c in program.chains) and _same(got, want)
+    x = ops.parameter([4, 64], Type.f32, "x")
+    pdpd = ops.add(ops.tanh(x), ops.constant(np.ones((4, 64), np.float32)), auto_broadcast="pdpd")
+    program, _, _ = _runs(Model([ops.relu(pdpd)], [x]), [np.ones((4, 64), np.float32)])
+    assert all("pdpd" not in str(link.kernel.node.attrs) for c in program.chains for link in c.links)
+
+
+def test_counters_stay_per_node_in_a_chain() -> None:
+    model = ANCHORS["eltwise"]()
+    compiled = Core().compile_model(model, "REFERENCE", {P.PERF_COUNT: True})
+    assert compiled.program.chains
+    request = compiled.create_infer_request()
+    shape = [d.get_length() for d in model.get_parameters()[0].get_output_partial_shape(0)]
+    request.infer([np.ones(shape, np.float32)])
+    executed = {i.node_name: i for i in request.get_profiling_info() if i.status.name == "EXECUTED"}
+    for node in model.get_ordered_ops():
+        if node.type_name not in ("Parameter", "Constant", "Result"):
+            assert executed[node.friendly_name].real_time.total_seconds() > 0, node.friendly_name
