@@ -32,6 +32,7 @@ from reference_plugin import properties as RP
 from reference_plugin._blas import threads_per_stream
 from reference_plugin._blob import Blob, pack
 from reference_plugin._chains import Chain, find_chains
+from reference_plugin._process_streams import StreamWorkers
 from reference_plugin._transformations import FUSED_NAMES, fused_names
 from reference_plugin.async_infer_request import ReferenceAsyncInferRequest
 from reference_plugin.ops import OpRun, RunContext, make_kernel
@@ -217,6 +218,12 @@ class ReferenceCompiledModel(CompiledModel):
             raise CompileError(f"device {self.device_name!r} cannot compile model {model.friendly_name!r}: "
                                f"{e}") from e
         self._perf = _PerfStats(len(self._program.steps))
+        self._workers: StreamWorkers | None = None
+        if self.config.get(RP.PROCESS_STREAMS):
+            xml, weights = ovconform.serialize(model)  # type: ignore[misc]
+            streams = self.config.get(P.NUM_STREAMS)
+            self._workers = StreamWorkers(xml, weights, precision, streams, threads_per_stream(streams))
+            weakref.finalize(self, self._workers.close)
         own = {n.friendly_name for n in model.get_ordered_ops()}
         self._optimized_out = [(name, step.node) for step in self._program.steps
                                for name in fused_names(step.node) if name not in own]
@@ -225,6 +232,11 @@ class ReferenceCompiledModel(CompiledModel):
     @property
     def program(self) -> Program:
         return self._program
+
+    @property
+    def runner(self) -> Program | StreamWorkers:
+        """What runs an inference: the program, or its stream workers (REFERENCE_PROCESS_STREAMS)."""
+        return self._workers or self._program
 
     @property
     def optimized_out(self) -> list[tuple[str, Node]]:

@@ -11,7 +11,8 @@ Properties follow the TEMPLATE plugin's lists (seed 002 ``Plugin::get_property``
   LOG_LEVEL and the internal EXCLUSIVE_ASYNC_REQUESTS; plus the two other fields of seed 002's
   ``Configuration``, INFERENCE_NUM_THREADS (``threads``) and MODEL_PRIORITY (``model_priority``),
   which the TEMPLATE plugin accepts without listing them (a catalogue store lists every
-  property it accepts, and OpenVINO's mandatory MODEL_PRIORITY test needs them accepted);
+  property it accepts, and OpenVINO's mandatory MODEL_PRIORITY test needs them accepted), and
+  REFERENCE's own REFERENCE_PROCESS_STREAMS (streams in worker processes, default false);
 * compiled model: MODEL_NAME, SUPPORTED_PROPERTIES, EXECUTION_DEVICES, LOADED_FROM_CACHE,
   OPTIMAL_NUMBER_OF_INFER_REQUESTS (read-only) and DEVICE_ID, PERF_COUNT and, as the current
   TEMPLATE plugin lists it, PERFORMANCE_HINT (read-write; changing it after compilation changes
@@ -65,6 +66,13 @@ OUTPUT_LAYOUTS: Final = "outputLayouts"
 NOT_EXECUTED: Final = "not_executed"
 
 
+#: Run each stream's inferences in a worker process (reference_plugin/_process_streams.py), so
+#: streams compute in parallel; REFERENCE's own property (OpenVINO has no equivalent).
+PROCESS_STREAMS: Final = "REFERENCE_PROCESS_STREAMS"
+P.register_property(P.PropertySpec(PROCESS_STREAMS, P.parse_bool, "true or false", P.Mutability.RW,
+                                   "REFERENCE: run each stream's inferences in a worker process"))
+
+
 def declared_properties(device_name: str) -> list[P.Declared]:
     """The read-write properties and their defaults (seed 002's ``Configuration``)."""
 
@@ -85,6 +93,7 @@ def declared_properties(device_name: str) -> list[P.Declared]:
         P.Declared(P.EXCLUSIVE_ASYNC_REQUESTS, False),
         P.Declared(P.INFERENCE_NUM_THREADS, 0),
         P.Declared(P.MODEL_PRIORITY, P.Priority.MEDIUM),
+        P.Declared(PROCESS_STREAMS, False),
     ]
 
 

@@ -78,9 +78,11 @@ class ReferenceSyncInferRequest(SyncInferRequest):
         cm: ReferenceCompiledModel = self._compiled_model  # type: ignore[assignment]
         timings: list[Timing | None] | None = [None] * len(self._program.steps) if cm.profiling_enabled else None
         self._timings = timings
-        set_blas_threads(cm.blas_threads)
-        outputs, writes = self._program.run(self._input_arrays, self._run_state, timings=timings,
-                                            check=self.check_cancelled)
+        runner = cm.runner
+        if runner is self._program:
+            set_blas_threads(cm.blas_threads)
+        outputs, writes = runner.run(self._input_arrays, self._run_state, timings=timings,
+                                     check=self.check_cancelled)
         self._output_arrays = outputs
         for name, value in writes.items():
             self._states[name].set_state(value)
