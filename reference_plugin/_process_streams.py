@@ -43,7 +43,7 @@ NICENESS = 5
 
 def encode(header: dict[str, Any], arrays: Sequence[np.ndarray]) -> bytes:
     """``header`` (JSON) with the arrays' dtypes and shapes, then their bytes."""
-    arrays = [np.ascontiguousarray(a) for a in arrays]
+    arrays = [np.asarray(a, order="C") for a in arrays]  # (ascontiguousarray would make 0-d arrays 1-d)
     for a in arrays:
         if a.dtype.kind not in _KINDS:
             raise InferError(f"a stream worker cannot carry an array of dtype {a.dtype}; numeric dtypes only.")

@@ -259,8 +259,10 @@ class ReferenceCompiledModel(CompiledModel):
     def create_infer_request(self) -> ReferenceAsyncInferRequest:
         """An asynchronous request whose device stage runs on the plugin's wait executor."""
         plugin: ReferencePlugin = self.plugin  # type: ignore[assignment]
+        # with stream workers the stream thread only waits, so the callback runs on it at once
+        callbacks = None if self._workers is not None else self.callback_executor
         return ReferenceAsyncInferRequest(self.create_sync_infer_request(), self.task_executor,
-                                          plugin.wait_executor, self.callback_executor)
+                                          plugin.wait_executor, callbacks)
 
     # -- properties -----------------------------------------------------------------------------
     def get_property(self, name: str) -> Any:

@@ -59,6 +59,8 @@ class ReferenceSyncInferRequest(SyncInferRequest):
         self._program: Program = compiled_model.program
         self._timings: list[Timing | None] | None = None
         self._run_state: dict[str, np.ndarray] = {}
+        #: True when a stream worker process computes the runs (REFERENCE_PROCESS_STREAMS)
+        self.runs_in_worker = compiled_model.runner is not compiled_model.program
         super().__init__(compiled_model)
 
     def _create_states(self) -> list[VariableState]:
