@@ -52,7 +52,33 @@ def _segment_max_witness(dtype: type) -> Witness:
     return Witness(_case("SegmentMax", 16, [node], [p], {"x": x}), [expected])
 
 
+# -- TopK-11 stable=true with sort="none" ----------------------------------------------------------------
+
+
+def _topk_stable_unsorted(case: OpCase) -> bool:
+    return any(n.attrs["stable"] and n.attrs["sort"] == "none" for n in op_nodes(case, "TopK", (11,)))
+
+
+def _topk_witness() -> Witness:
+    x = np.array([[1.0, 3.0, 2.0]], np.float32)
+    p = _param("x", x)
+    node = ops.topk(p, np.array(1, np.int64), 1, "max", "none", "i32", stable=True)
+    return Witness(_case("TopK", 11, node.outputs(), [p], {"x": x}),
+                   [np.array([[3.0]], np.float32), np.array([[1]], np.int32)])
+
+
 DEVIATIONS: tuple[Deviation, ...] = (
+    Deviation(
+        "TopK", (11,), _topk_stable_unsorted,
+        "stable=true with sort=none: OpenVINO refuses the model (TopK validation: \"Stable sort can only be used "
+        "when TopK's sorting mode is set to 'VALUE' or 'INDEX'\"); the spec only says stable takes effect with "
+        "VALUE/INDEX sorting and does not forbid it, so REFERENCE computes the op (the cases use k=1 with "
+        "sort=none, where no order is in question)",
+        f"{SPEC}/sort/top-k-11.html",
+        "x=[[1, 3, 2]] f32, k=1, axis=1, mode=max, sort=none, stable=true: openvino.Core().compile_model raises "
+        "at validation (core.cpp / topk.cpp:251); the spec gives values [[3]] and indices [[1]]. The same model "
+        "with stable=false, or stable=true with sort=value, compiles and gives those outputs.",
+        _topk_witness, openvino_refuses=True),
     Deviation(
         "Unique", (10,), _unique_8bit_axis_unsorted,
         "u8/i8 data with the axis input and sorted=false: OpenVINO CPU returns uninitialized memory as the "

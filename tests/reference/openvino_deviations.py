@@ -48,6 +48,8 @@ class Deviation:
     witness: Callable[[], Witness]
     reference_follows_spec: bool = True
     reference_gap: str = ""
+    #: OpenVINO refuses the witness's model (its validation rejects what the spec allows)
+    openvino_refuses: bool = False
 
     @property
     def name(self) -> str:
