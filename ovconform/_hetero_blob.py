@@ -21,12 +21,12 @@ header and that the sections match it; every failure is an
 
 from __future__ import annotations
 
-import hashlib
 import json
 import struct
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from ovconform._container import close_blob, json_header, open_blob, seal
 from ovconform.errors import ImportModelError
 
 __all__ = ["FORMAT_VERSION", "MAGIC", "HeteroBlob", "Part", "pack", "unpack"]
@@ -34,7 +34,6 @@ __all__ = ["FORMAT_VERSION", "MAGIC", "HeteroBlob", "Part", "pack", "unpack"]
 MAGIC: Final = b"OVHETERO"
 FORMAT_VERSION: Final = 1
 PAYLOAD_KINDS: Final = ("blob", "ir")
-_DIGEST: Final = 32
 
 
 @dataclass(frozen=True)
@@ -80,27 +79,7 @@ def pack(blob: HeteroBlob) -> bytes:
               struct.pack("<I", len(sections))]
     for data in sections:
         chunks += [struct.pack("<Q", len(data)), data]
-    body = b"".join(chunks)
-    return body + hashlib.sha256(body).digest()
-
-
-class _Reader:
-    """Reads sized fields from the front, naming what was being read when bytes run out."""
-
-    def __init__(self, data: bytes) -> None:
-        self.data, self.pos = data, 0
-
-    def take(self, size: int, what: str) -> bytes:
-        left = len(self.data) - self.pos
-        if size > left:
-            raise ImportModelError(f"the HETERO blob is truncated: its {what} needs {size} byte(s) "
-                                   f"but only {left} remain.")
-        chunk = self.data[self.pos:self.pos + size]
-        self.pos += size
-        return chunk
-
-    def number(self, fmt: str, what: str) -> int:
-        return int(struct.unpack(fmt, self.take(struct.calcsize(fmt), what))[0])
+    return seal(b"".join(chunks))
 
 
 def unpack(data: bytes) -> HeteroBlob:
@@ -110,29 +89,11 @@ def unpack(data: bytes) -> HeteroBlob:
         version, a truncated section, trailing bytes, a checksum mismatch, a bad header, or
         sections that do not match the header's plan.
     """
-    if not data:
-        raise ImportModelError("the stream is empty: there is no HETERO blob header to read.")
-    if data[:len(MAGIC)] != MAGIC:
-        raise ImportModelError(f"this is not a HETERO compiled-model blob: it starts with "
-                               f"{bytes(data[:len(MAGIC)])!r}, not the magic {MAGIC!r}.")
-    reader = _Reader(data)
-    reader.take(len(MAGIC), "magic")
-    version = reader.number("<I", "format version")
-    if version > FORMAT_VERSION:
-        raise ImportModelError(f"the HETERO blob has format version {version}, which is newer than this "
-                               f"host reads (up to {FORMAT_VERSION}); export it again with this version.")
-    if version < 1:
-        raise ImportModelError(f"the HETERO blob has an invalid format version {version}; versions start at 1.")
+    version, reader = open_blob(data, MAGIC, "HETERO blob", FORMAT_VERSION, "this host")
     header = reader.take(reader.number("<I", "header size"), "header")
     count = reader.number("<I", "section count")
     sections = [reader.take(reader.number("<Q", f"section {i} size"), f"section {i}") for i in range(count)]
-    digest = reader.take(_DIGEST, "sha256 checksum")
-    if reader.pos != len(data):
-        raise ImportModelError(f"the HETERO blob has {len(data) - reader.pos} unexpected byte(s) after its checksum.")
-    actual = hashlib.sha256(data[:-_DIGEST]).digest()
-    if actual != digest:
-        raise ImportModelError(f"checksum mismatch: the HETERO blob is corrupt (sha256 of its content is "
-                               f"{actual.hex()[:16]}..., the blob records {digest.hex()[:16]}...).")
+    close_blob(reader)
     return _assemble(_parse_header(header), sections, version)
 
 
@@ -141,12 +102,7 @@ def _fail(what: str, value: Any, want: str) -> ImportModelError:
 
 
 def _parse_header(raw: bytes) -> dict[str, Any]:
-    try:
-        header = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise ImportModelError(f"the HETERO blob header is not UTF-8 JSON: {e}") from None
-    if not isinstance(header, dict):
-        raise ImportModelError(f"the HETERO blob header is a JSON {type(header).__name__}, not an object.")
+    header = json_header(raw, "HETERO blob")
     devices = header.get("devices")
     if not isinstance(devices, list) or not devices or not all(isinstance(d, str) and d for d in devices):
         raise _fail("'devices'", devices, "a non-empty list of device names")

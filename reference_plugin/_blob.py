@@ -17,17 +17,16 @@ saying what was wrong. The device and architecture are checked by the plugin.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import struct
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from ovconform._container import close_blob, json_header, open_blob, seal
 from ovconform.errors import ImportModelError
 
 MAGIC: Final = b"OVREFBLB"
 FORMAT_VERSION: Final = 1
-_DIGEST: Final = 32
 _SECTIONS: Final = (("header", "<I"), ("model xml", "<Q"), ("model weights", "<Q"))
 
 
@@ -48,28 +47,10 @@ def pack(blob: Blob) -> bytes:
     """The bytes of ``blob`` (its ``format_version`` is written as given)."""
     header = json.dumps({"device": blob.device, "architecture": blob.architecture, "config": blob.config,
                          "producer": blob.producer}, sort_keys=True).encode("utf-8")
-    body = b"".join([MAGIC, struct.pack("<I", blob.format_version),
-                     struct.pack("<I", len(header)), header,
-                     struct.pack("<Q", len(blob.xml)), blob.xml,
-                     struct.pack("<Q", len(blob.weights)), blob.weights])
-    return body + hashlib.sha256(body).digest()
-
-
-class _Reader:
-    def __init__(self, data: bytes) -> None:
-        self.data, self.pos = data, 0
-
-    def take(self, size: int, what: str) -> bytes:
-        left = len(self.data) - self.pos
-        if size > left:
-            raise ImportModelError(f"the blob is truncated: its {what} needs {size} byte(s) but only {left} remain.")
-        chunk = self.data[self.pos:self.pos + size]
-        self.pos += size
-        return chunk
-
-    def section(self, what: str, fmt: str) -> bytes:
-        (size,) = struct.unpack(fmt, self.take(struct.calcsize(fmt), f"{what} size"))
-        return self.take(size, f"{what} section")
+    return seal(b"".join([MAGIC, struct.pack("<I", blob.format_version),
+                          struct.pack("<I", len(header)), header,
+                          struct.pack("<Q", len(blob.xml)), blob.xml,
+                          struct.pack("<Q", len(blob.weights)), blob.weights]))
 
 
 def unpack(data: bytes) -> Blob:
@@ -78,37 +59,14 @@ def unpack(data: bytes) -> Blob:
     :raises ImportModelError: for an empty stream, a wrong magic, a newer or invalid format
         version, a truncated section, trailing bytes, a checksum mismatch or a bad header.
     """
-    if not data:
-        raise ImportModelError("the stream is empty: there is no REFERENCE blob header to read.")
-    if data[:len(MAGIC)] != MAGIC:
-        raise ImportModelError(f"this is not a REFERENCE compiled-model blob: it starts with "
-                               f"{bytes(data[:len(MAGIC)])!r}, not the magic {MAGIC!r}.")
-    reader = _Reader(data)
-    reader.take(len(MAGIC), "magic")
-    (version,) = struct.unpack("<I", reader.take(4, "format version"))
-    if version > FORMAT_VERSION:
-        raise ImportModelError(f"the blob has format version {version}, which is newer than this plugin "
-                               f"reads (up to {FORMAT_VERSION}); export it again with this version.")
-    if version < 1:
-        raise ImportModelError(f"the blob has an invalid format version {version}; versions start at 1.")
+    version, reader = open_blob(data, MAGIC, "REFERENCE blob", FORMAT_VERSION, "this plugin")
     header, xml, weights = (reader.section(what, fmt) for what, fmt in _SECTIONS)
-    digest = reader.take(_DIGEST, "sha256 checksum")
-    if reader.pos != len(data):
-        raise ImportModelError(f"the blob has {len(data) - reader.pos} unexpected byte(s) after its checksum.")
-    actual = hashlib.sha256(data[:-_DIGEST]).digest()
-    if actual != digest:
-        raise ImportModelError(f"checksum mismatch: the blob is corrupt (sha256 of its content is "
-                               f"{actual.hex()[:16]}..., the blob records {digest.hex()[:16]}...).")
+    close_blob(reader)
     return _with_header(_parse_header(header), xml, weights, version)
 
 
 def _parse_header(raw: bytes) -> dict[str, Any]:
-    try:
-        header = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise ImportModelError(f"the blob header is not UTF-8 JSON: {e}") from None
-    if not isinstance(header, dict):
-        raise ImportModelError(f"the blob header is a JSON {type(header).__name__}, not an object.")
+    header = json_header(raw, "blob")
     for key in ("device", "architecture", "producer"):
         if not isinstance(header.get(key), str):
             raise ImportModelError(f"the blob header's {key!r} is {header.get(key)!r}; it must be a string.")

@@ -20,9 +20,9 @@ from device_models import (
 
 import ovconform
 from ovconform import opset as ops
+from ovconform._container import seal
 from ovconform.errors import ImportModelError, ValidationError
 from ovconform.ir import Model, Type
-from reference_plugin import _blob
 from reference_plugin._blob import FORMAT_VERSION, MAGIC, Blob, pack, unpack
 from reference_plugin.plugin import ReferencePlugin
 
@@ -139,7 +139,7 @@ def _repack(blob: bytes, **changes: Any) -> bytes:
     (lambda b: b[:_xml_offset(b) + 10], r"truncated: its model xml section needs \d+ byte\(s\) but only 10 remain"),
     (lambda b: b[:-5], r"truncated: its sha256 checksum needs 32 byte\(s\) but only 27 remain"),
     (lambda b: b + b"\0\0", r"2 unexpected byte\(s\) after its checksum"),
-    (lambda b: _flip(b, _xml_offset(b) + 50), r"checksum mismatch: the blob is corrupt"),
+    (lambda b: _flip(b, _xml_offset(b) + 50), r"checksum mismatch: the REFERENCE blob is corrupt"),
     (lambda b: _flip(b, len(b) - 1), r"checksum mismatch"),
     (lambda b: _repack(b, device="OTHER"), r"exported by device 'OTHER' \(architecture 'REFERENCE'\); "
                                            r"this device is 'REFERENCE'"),
@@ -162,7 +162,7 @@ def test_unpack_checks_the_header_itself() -> None:
                             (b'{"device": "R", "architecture": "R", "producer": "", "config": {"A": 1}}',
                              "must map names to strings")):
         data = body + struct.pack("<I", len(header)) + header + struct.pack("<Q", 0) + struct.pack("<Q", 0)
-        data += _blob.hashlib.sha256(data).digest()
+        data = seal(data)
         with pytest.raises(ImportModelError, match=message):
             unpack(data)
 
