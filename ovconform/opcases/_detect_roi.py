@@ -5,8 +5,10 @@ and i32/i64 batch indices in [0, N), all Parameters. ROI corners are multiples o
 up to a pixel outside the map, ``spatial_scale`` is 0.5, 1 or 2: the sampling arithmetic is then
 exact in f32, so the adaptive sample count (``ceil`` of a bin size, sampling_ratio 0) cannot
 round differently on two devices. ROIAlign corners satisfy ``x1 <= x2`` and ``y1 <= y2`` (an
-inverted box has a negative size, for which the spec defines no samples); rotated boxes have
-positive sizes and any angle in [-pi, pi].
+inverted box has a negative size, for which the spec defines no samples); with the adaptive
+sampling ratio (0) and a mode other than asymmetric, an empty box side (``x1 == x2``) is widened by
+1/4: its ``ceil(roi_width / pooled_w)`` is 0 samples, whose average or maximum the spec leaves
+undefined (OpenVINO CPU gives NaN). Rotated boxes have positive sizes and any angle in [-pi, pi].
 """
 
 from __future__ import annotations
@@ -48,16 +50,29 @@ def _corners(b: CaseBuilder, count: int, shape: tuple[int, ...], scale: float) -
     return np.stack([x[:, 0], y[:, 0], x[:, 1], y[:, 1]], axis=1)
 
 
+def _widen_empty(corners: np.ndarray) -> np.ndarray:
+    """``corners`` with every empty side (``x1 == x2`` or ``y1 == y2``) made 1/4 long."""
+    out = corners.copy()
+    for lo, hi in ((0, 2), (1, 3)):
+        out[:, hi] = np.where(out[:, hi] == out[:, lo], out[:, lo] + 0.25, out[:, hi])
+    return out
+
+
 def _roi_align(version: int) -> None:
     def build(draw: Draw[Any]) -> OpCase:
         b = CaseBuilder(draw_seed(draw))
         data, et, shape, scale = _maps(draw, b)
         count = draw(st.integers(1, 4))
-        rois = b.param("rois", _corners(b, count, shape, scale).astype(et.to_dtype()))
-        idx = _indices(draw, b, shape[0], count)
+        corners = _corners(b, count, shape, scale)
+        it = draw(st.sampled_from((Type.i32, Type.i64)))
+        batches = b.integers((count,), it, 0, shape[0] - 1)
         pooled = draw(st.integers(1, 3)), draw(st.integers(1, 3))
         ratio, mode = draw(st.integers(0, 3)), draw(st.sampled_from(("avg", "max")))
         aligned = draw(st.sampled_from(ALIGNED_MODES)) if version == 9 else "asymmetric"
+        if ratio == 0 and aligned != "asymmetric":
+            corners = _widen_empty(corners)  # no bin of 0 samples (asymmetric boxes are at least 1 x 1)
+        rois = b.param("rois", corners.astype(et.to_dtype()))
+        idx = b.param("batch_indices", batches)
         node = opset.roi_align(data, rois, idx, *pooled, ratio, scale, mode, aligned, version=version)
         return b.finish("ROIAlign", version, node)
 

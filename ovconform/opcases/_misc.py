@@ -19,7 +19,10 @@ Kept away from what the specs leave undefined or OpenVINO CPU cannot run:
 * ExtractImagePatches: at least one output row and column.
 * CTC decoders: scores all different (so the arg-max has no ties), sequence masks a run of ones
   followed by zeros, sequence lengths in [1, T], ``blank_index`` in [0, C).
-* Colour conversions: even image height and width; u8 or f32/f16 values in [0, 255].
+* Colour conversions: even image height and width; u8 or f32/f16 values in [0, 255]. With u8, no
+  pixel's R, G or B lies exactly halfway between two integers inside (0, 255) (the spec's formula
+  gives multiples of 0.001 and says nothing of rounding to u8; OpenVINO CPU rounds such a half
+  either way): the Y value of such a pixel is moved by one.
 * ReorgYolo: C a multiple of stride², H and W multiples of the stride. RegionYolo: exactly
   ``regions * (coords + classes + 1)`` channels and ``coords >= 2`` (the reference code's layout).
 * GridSample: 4D data only (OpenVINO 2026.4 rejects 5D); grid values in [-1.4, 1.4].
@@ -264,6 +267,47 @@ def case_ctc_greedy_decoder_seq_len(draw: Draw[Any]) -> OpCase:
 COLOR_TYPES = (Type.u8, Type.f32, Type.f16)
 
 
+def _yuv_views(arrays: dict[str, np.ndarray], planes: int, h: int, w: int) -> tuple[np.ndarray, ...]:
+    """The Y plane of a colour case's image as a writable [N, H, W] view, and U and V at full resolution."""
+    if "yuv" in arrays:
+        x = arrays["yuv"]
+        n = x.shape[0]
+        y = x[:, :h, :, 0]
+        if planes == 2:
+            uv = x[:, h:, :, 0].reshape(n, h // 2, w // 2, 2)
+            u, v = uv[..., 0], uv[..., 1]
+        else:
+            chroma = x[:, h:, :, 0].reshape(n, 2, h // 2, w // 2)
+            u, v = chroma[:, 0], chroma[:, 1]
+    else:
+        y = arrays["y"][..., 0]
+        u, v = (arrays["uv"][..., 0], arrays["uv"][..., 1]) if planes == 2 else (arrays["u"][..., 0],
+                                                                                  arrays["v"][..., 0])
+    full = [np.repeat(np.repeat(c, 2, axis=1), 2, axis=2) for c in (u, v)]
+    return y, full[0], full[1]
+
+
+def _halfway(y: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Pixels where the spec's R, G or B (exact, in thousandths) is k + 0.5 with 0 < k + 0.5 < 255."""
+    c, d, e = (np.asarray(a, np.int64) - off for a, off in ((y, 16), (u, 128), (v, 128)))
+    values = np.stack([1164 * c + 1596 * e, 1164 * c - 813 * e - 391 * d, 1164 * c + 2018 * d])
+    return np.any((values % 1000 == 500) & (values > 0) & (values < 255000), axis=0)
+
+
+def _avoid_halves(y: np.ndarray, u: np.ndarray, v: np.ndarray) -> None:
+    """Move (in place) the Y value of every pixel whose R, G or B is halfway between two u8 values to the
+    nearest Y (trying +1, -1, +2, -2, ...) whose R, G and B are not."""
+    bad = _halfway(y, u, v)
+    for delta in (1, -1, 2, -2, 3, -3):
+        if not bad.any():
+            return
+        moved = y.astype(np.int64) + delta
+        fixed = bad & (moved >= 0) & (moved <= 255) & ~_halfway(np.clip(moved, 0, 255), u, v)
+        y[fixed] = moved[fixed]
+        bad &= ~fixed
+    raise AssertionError("colour case: could not move every pixel off a halfway R, G or B value")
+
+
 def _color_case(op: str, planes: int) -> None:
     builder = {"NV12toRGB": opset.nv12_to_rgb, "NV12toBGR": opset.nv12_to_bgr, "I420toRGB": opset.i420_to_rgb,
                "I420toBGR": opset.i420_to_bgr}[op]
@@ -273,15 +317,15 @@ def _color_case(op: str, planes: int) -> None:
         n, h, w = draw(st.integers(1, 2)), 2 * draw(st.integers(1, 4)), 2 * draw(st.integers(1, 4))
         b = CaseBuilder(draw_seed(draw))
         if draw(st.booleans()):
-            nodes = [b.param("yuv", b.uniform((n, h * 3 // 2, w, 1), et, 0, 255))]
+            arrays = {"yuv": b.uniform((n, h * 3 // 2, w, 1), et, 0, 255)}
         elif planes == 2:
-            nodes = [b.param("y", b.uniform((n, h, w, 1), et, 0, 255)),
-                     b.param("uv", b.uniform((n, h // 2, w // 2, 2), et, 0, 255))]
+            arrays = {"y": b.uniform((n, h, w, 1), et, 0, 255), "uv": b.uniform((n, h // 2, w // 2, 2), et, 0, 255)}
         else:
-            nodes = [b.param("y", b.uniform((n, h, w, 1), et, 0, 255)),
-                     b.param("u", b.uniform((n, h // 2, w // 2, 1), et, 0, 255)),
-                     b.param("v", b.uniform((n, h // 2, w // 2, 1), et, 0, 255))]
-        return b.finish(op, 8, builder(*nodes))
+            arrays = {"y": b.uniform((n, h, w, 1), et, 0, 255), "u": b.uniform((n, h // 2, w // 2, 1), et, 0, 255),
+                      "v": b.uniform((n, h // 2, w // 2, 1), et, 0, 255)}
+        if et == Type.u8:
+            _avoid_halves(*_yuv_views(arrays, planes, h, w))
+        return b.finish(op, 8, builder(*(b.param(name, value) for name, value in arrays.items())))
 
     build.__name__ = f"case_{op}"
     register_case(op, 8)(build)

@@ -61,8 +61,9 @@ def bag_reduce(table: np.ndarray, et: Type, indices: np.ndarray, bags: np.ndarra
 def yuv_to_rgb(y: np.ndarray, u: np.ndarray, v: np.ndarray, et: Type, bgr: bool) -> np.ndarray:
     """The spec's pixel rule on full-resolution Y, U, V planes ([N, H, W]), computed in float32:
     R = 1.164(Y-16) + 1.596(V-128), G = 1.164(Y-16) - 0.813(V-128) - 0.391(U-128),
-    B = 1.164(Y-16) + 2.018(U-128), clipped to [0, 255]; u8 output rounds to nearest (halves away
-    from zero, as OpenVINO CPU does; the spec does not say). Output [N, H, W, 3]."""
+    B = 1.164(Y-16) + 2.018(U-128), clipped to [0, 255]; u8 output rounds to nearest, halves away
+    from zero (the spec does not say how to round; OpenVINO CPU rounds exact halves either way,
+    so the op cases avoid them). Output [N, H, W, 3]."""
     f = np.float32
     c = to_compute(y, et).astype(f) - f(16)
     d = to_compute(u, et).astype(f) - f(128)
