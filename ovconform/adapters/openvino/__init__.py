@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import threading
 from typing import Any
 
 from ovconform.adapters.openvino._compiled import OVCompiledModel
@@ -75,6 +76,14 @@ def default_config() -> dict[str, Any]:
     return value
 
 
+#: One probing ``openvino.Core`` per set of plugin libraries, kept for the process: destroying a
+#: Core joins OpenVINO's CPU executor threads while this thread holds the GIL, which deadlocks
+#: when one of those threads is about to run a Python completion callback (seen once in CI:
+#: MainThread in ~CPUStreamsExecutor -> std::thread::join, under make_target).
+_PROBES: dict[tuple[tuple[str, str], ...], Any] = {}
+_PROBE_LOCK = threading.Lock()
+
+
 def make_target(ov_device: str) -> Target:
     """Check the OpenVINO device exists and describe it (its name, plugins, defaults)."""
     import openvino as ov
@@ -85,12 +94,18 @@ def make_target(ov_device: str) -> Target:
     if not spec:
         raise PluginSpecError("--plugin=openvino: needs a device, e.g. openvino:CPU.")
     libraries = user_plugins()
-    core = ov.Core()
-    for name, path in libraries.items():
-        try:
-            core.register_plugin(path, name)
-        except Exception as e:  # noqa: BLE001 - OpenVINO raises RuntimeError
-            raise PluginSpecError(f"{PLUGINS_ENV}: OpenVINO cannot register {name!r} from {path!r}: {e}") from e
+    key = tuple(sorted(libraries.items()))
+    with _PROBE_LOCK:
+        core = _PROBES.get(key)
+        if core is None:
+            core = ov.Core()
+            for name, path in libraries.items():
+                try:
+                    core.register_plugin(path, name)
+                except Exception as e:  # noqa: BLE001 - OpenVINO raises RuntimeError
+                    raise PluginSpecError(f"{PLUGINS_ENV}: OpenVINO cannot register {name!r} from {path!r}: "
+                                          f"{e}") from e
+            _PROBES[key] = core
     target = Target(spec, device_name(spec), libraries, default_config())
     try:
         core.get_property(target.base, "SUPPORTED_PROPERTIES")
