@@ -149,12 +149,11 @@ def _member(step: Step, source: tuple[int, int], fixed: Callable[[Node], np.ndar
     return None
 
 
-def find_chains(steps: Sequence[Step], readers: dict[tuple[int, int], int],
-                results: set[tuple[int, int]]) -> list[Chain]:
+def find_chains(steps: Sequence[Step], readers: dict[tuple[int, int], int]) -> list[Chain]:
     """The chains of ``steps`` (in order), each of two members or more.
 
-    :param readers: how many inputs read each ``(id(node), output)``.
-    :param results: the ``(id(node), output)`` values that are model outputs.
+    :param readers: how many inputs read each ``(id(node), output)`` (a Result is a reader, so a
+        model output never has a single elementwise reader).
     """
     fixed_of = {id(s.node): s.fixed[0] for s in steps if s.fixed is not None and len(s.fixed) == 1}
     consumer: dict[tuple[int, int], int] = {}
@@ -181,7 +180,7 @@ def find_chains(steps: Sequence[Step], readers: dict[tuple[int, int], int],
             continue
         links = [_Link(index, step, *head)]
         value = (id(step.node), 0)
-        while readers.get(value, 0) == 1 and value not in results and value in consumer:
+        while readers.get(value, 0) == 1 and value in consumer:
             nxt = consumer[value]
             found = _member(steps[nxt], value, fixed, shape, et)
             if found is None or nxt in taken:

@@ -79,7 +79,7 @@ class Program:
         self.steps = [self._plan(node, params.get(id(node))) for node in model.get_ordered_ops()]
         self.result_slots = [self._slots[(id(r), 0)] for r in model.get_results()]
         self.variables: list[VariableInfo] = variable_infos(model)
-        self.chains = find_chains(self.steps, self._readers(), set()) if chains else []
+        self.chains = find_chains(self.steps, self._readers()) if chains else []
         self.schedule = self._schedule()
         self._plan_releases()
 

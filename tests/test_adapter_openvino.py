@@ -202,8 +202,9 @@ def test_export_import_round_trip_and_damage(core: Core) -> None:
     np.testing.assert_allclose(imported({"x": X})["y"], relu_expected(X))
     damaged = bytearray(blob)
     damaged[len(blob) // 2] ^= 0xFF
-    for bad in (bytes(damaged), blob[: len(blob) // 2], b"garbage" * 10):
-        with pytest.raises(ImportModelError):
+    for bad, message in ((bytes(damaged), "damaged|JSON"), (blob[: len(blob) // 2], "truncated"),
+                         (b"garbage" * 10, "no ovconform OpenVINO-adapter header")):
+        with pytest.raises(ImportModelError, match=message):
             core.import_model(bad, CPU)
 
 

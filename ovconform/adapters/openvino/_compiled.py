@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ovconform import properties as P
 from ovconform._compiled_model import CompiledModel
+from ovconform._container import Reader, json_header
 from ovconform._executors import ImmediateExecutor
 from ovconform.adapters.openvino._convert import from_ov_value, to_ov_props, translate
 from ovconform.adapters.openvino._request import OVAsyncInferRequest, OVSyncInferRequest
@@ -40,20 +41,11 @@ def unpack_blob(blob: bytes) -> tuple[dict[str, Any], list[bytes]]:
     """``(header, [xml, weights, openvino blob])``; ImportModelError for anything else."""
     if not blob.startswith(MAGIC):
         raise ImportModelError(f"the blob has no ovconform OpenVINO-adapter header (starts with {blob[:16]!r}).")
-    parts, pos = [], len(MAGIC)
-    for what in ("header", "xml", "weights", "openvino blob"):
-        if pos + 8 > len(blob):
-            raise ImportModelError(f"the blob is truncated before its {what} section.")
-        (size,) = struct.unpack_from("<Q", blob, pos)
-        if pos + 8 + size > len(blob):
-            raise ImportModelError(f"the blob's {what} section is truncated.")
-        parts.append(blob[pos + 8:pos + 8 + size])
-        pos += 8 + size
-    try:
-        header = json.loads(parts[0].decode())
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise ImportModelError(f"the blob's header is not JSON: {e}.") from None
-    if not isinstance(header, dict) or header.get("crc32") != _crc(parts[1:]):
+    reader = Reader(blob, "OpenVINO-adapter blob")
+    reader.take(len(MAGIC), "magic")
+    parts = [reader.section(what, "<Q") for what in ("header", "xml", "weights", "openvino blob")]
+    header = json_header(parts[0], "OpenVINO-adapter blob")
+    if header.get("crc32") != _crc(parts[1:]):
         raise ImportModelError("the blob is damaged: its CRC-32 does not match its content.")
     return header, parts[1:]
 
