@@ -27,20 +27,22 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ovconform.ir import Node, Type
+from reference_plugin._parallel import BLOCK_BYTES, map_parts
 from reference_plugin.ops import RunContext
 from reference_plugin.ops._common_binary import BinaryOp
-from reference_plugin.ops._common_unary import CHUNK, UnaryOp
+from reference_plugin.ops._common_unary import UnaryOp
 
 if TYPE_CHECKING:
     from reference_plugin.compiled_model import Step
 
 __all__ = ["BLOCK", "MIN_ELEMENTS", "Chain", "find_chains"]
 
-#: Target elements per block (the unary kernels' own cache block).
-BLOCK = CHUNK
+#: Target elements per block: :data:`reference_plugin._parallel.BLOCK_BYTES` of float32 (the
+#: unary kernels' own chunk).
+BLOCK = BLOCK_BYTES // 4
 #: Chains are formed for values of at least this many elements (1 MiB of float32): smaller ones
 #: stay in cache anyway, and blocking them only adds calls (cnn's bias+Relu pairs: 7 % slower).
-MIN_ELEMENTS = 8 * BLOCK
+MIN_ELEMENTS = 1 << 18
 _TYPES = (Type.f32, Type.f64)
 
 
@@ -79,23 +81,33 @@ class Chain:
     def run(self, x: np.ndarray, ctx: RunContext, timings: list[Any] | None) -> np.ndarray:
         out = np.empty(self.shape, self.dtype)
         if timings is None:
-            for picks in self.blocks:
-                value = x[picks]
-                for link in self.links:
-                    value = link.run(value, picks, ctx)
-                out[picks] = value
+            def part(blocks: Sequence[tuple[slice, ...]]) -> None:
+                for picks in blocks:
+                    value = x[picks]
+                    for link in self.links:
+                        value = link.run(value, picks, ctx)
+                    out[picks] = value
+
+            map_parts(part, self.blocks)
             return out
-        spent = [[0.0, 0.0] for _ in self.links]
-        for picks in self.blocks:
-            value = x[picks]
-            for link, acc in zip(self.links, spent, strict=True):
-                wall, cpu = time.perf_counter(), time.thread_time()
-                value = link.run(value, picks, ctx)
-                acc[0] += time.perf_counter() - wall
-                acc[1] += time.thread_time() - cpu
-            out[picks] = value
-        for link, (wall, cpu) in zip(self.links, spent, strict=True):
-            timings[link.index] = (wall, cpu)
+
+        def timed(blocks: Sequence[tuple[slice, ...]]) -> list[list[float]]:
+            spent = [[0.0, 0.0] for _ in self.links]
+            for picks in blocks:
+                value = x[picks]
+                for link, acc in zip(self.links, spent, strict=True):
+                    wall, cpu = time.perf_counter(), time.thread_time()
+                    value = link.run(value, picks, ctx)
+                    acc[0] += time.perf_counter() - wall
+                    acc[1] += time.thread_time() - cpu
+                out[picks] = value
+            return spent
+
+        parts = map_parts(timed, self.blocks)
+        for i, link in enumerate(self.links):
+            # elapsed: each thread's time averaged over the threads (so the members' counters
+            # still add up to about the chain's wall time); CPU: the threads' sum
+            timings[link.index] = (sum(p[i][0] for p in parts) / len(parts), sum(p[i][1] for p in parts))
         return out
 
 

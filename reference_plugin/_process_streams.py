@@ -116,7 +116,7 @@ def _serve(inbox: Any, outbox: Any, blas_threads: int) -> None:
         timings: list[Any] | None = [None] * len(program.steps) if header["timed"] else None
         try:
             outputs, writes = program.run(arrays[:n_inputs], dict(zip(names, arrays[n_inputs:], strict=True)),
-                                          timings=timings)
+                                          timings=timings, threads=blas_threads)
             reply = encode({"timings": timings, "writes": list(writes)}, [*outputs, *writes.values()])
         except Exception as e:  # noqa: BLE001 - sent back, raised in the parent
             reply = encode({"error": str(e) if isinstance(e, InferError) else f"{type(e).__name__}: {e}"}, [])
@@ -158,9 +158,11 @@ class StreamWorkers:
     :param precision: the inference precision the Programs use.
     :param count: the number of workers (NUM_STREAMS).
     :param blas_threads: BLAS threads per worker.
+    :param start: start the workers now (else each starts when a request first needs it).
     """
 
-    def __init__(self, xml: bytes, weights: bytes, precision: Type, count: int, blas_threads: int) -> None:
+    def __init__(self, xml: bytes, weights: bytes, precision: Type, count: int, blas_threads: int, *,
+                 start: bool = True) -> None:
         self._ir = encode({"precision": str(precision)},
                           [np.frombuffer(xml, np.uint8), np.frombuffer(weights, np.uint8)])
         self._blas = blas_threads
@@ -169,7 +171,7 @@ class StreamWorkers:
         self._slots = threading.BoundedSemaphore(count)
         self._lock = threading.Lock()
         self._closed = False
-        for _ in range(count):  # start now: each builds its Program meanwhile
+        for _ in range(count if start else 0):  # start now: each builds its Program meanwhile
             worker = _Worker(self._ir, self._blas)
             self._all.append(worker)
             self._idle.put(worker)

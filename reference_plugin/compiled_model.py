@@ -28,6 +28,7 @@ from ovconform.api import CompiledModel, StreamsExecutor, StreamsExecutorConfig
 from ovconform.errors import CompileError, OVConformError
 from ovconform.ir import Model, Node, Type
 from ovconform.opset._state import VariableInfo, variable_infos
+from reference_plugin import _parallel as parallel
 from reference_plugin import properties as RP
 from reference_plugin._blas import threads_per_stream
 from reference_plugin._blob import Blob, pack
@@ -124,8 +125,8 @@ class Program:
         return tuple(RP.round_f16(o) if r else o for o, r in zip(outs, step.rounding, strict=True))
 
     def run(self, inputs: Sequence[np.ndarray], state: dict[str, np.ndarray], *,
-            timings: list[Timing | None] | None = None,
-            check: Callable[[], None] | None = None) -> tuple[list[np.ndarray], dict[str, np.ndarray]]:
+            timings: list[Timing | None] | None = None, check: Callable[[], None] | None = None,
+            threads: int = 1) -> tuple[list[np.ndarray], dict[str, np.ndarray]]:
         """Execute once.
 
         :param inputs: one array per parameter, in parameter order.
@@ -133,13 +134,15 @@ class Program:
             or zeros, for a variable not in it).
         :param timings: when given (one slot per step), each executed step's times are stored.
         :param check: called before every node (the request's cancellation check).
+        :param threads: threads the large elementwise work may use (:mod:`reference_plugin._parallel`).
         :return: the result arrays and the variable writes of this run.
         """
         values: list[Any] = [None] * len(self._slots)
         ctx = RunContext(state)
         timed = timings is not None
         wall = cpu = 0.0
-        with np.errstate(all="ignore"):  # once for the run; kernels run "trusted" (see OpRun.run_trusted)
+        # errstate once for the run; kernels run "trusted" (see OpRun.run_trusted)
+        with np.errstate(all="ignore"), parallel.using(threads):
             for index, entry in self.schedule:
                 if check is not None:
                     check()
@@ -202,12 +205,18 @@ class ReferenceCompiledModel(CompiledModel):
 
     def __init__(self, model: Model, plugin: ReferencePlugin, config: P.PropertyStore, *,
                  context: RemoteContext | None = None, loaded_from_cache: bool = False) -> None:
-        config = config.merged({P.NUM_STREAMS: RP.resolve_streams(config)})
+        streams = RP.resolve_streams(config)
+        #: Start the stream workers at compile time (asked for) or at the first inference (the
+        #: hint's choice: a compiled model that never infers costs no process).
+        self._start_workers = bool(config.get(RP.PROCESS_STREAMS))
+        processes = RP.resolve_process_streams(config, streams, plugin.processes_follow_hint())
+        config = config.merged({P.NUM_STREAMS: streams, RP.PROCESS_STREAMS: processes})
         callbacks = StreamsExecutor(StreamsExecutorConfig(f"{plugin.device_name}.callbacks#{next(_SEQ)}"))
         super().__init__(model, plugin, config, context=context, callback_executor=callbacks,
                          loaded_from_cache=loaded_from_cache)
         weakref.finalize(self, callbacks.shutdown, False)
-        #: BLAS threads each inference runs with (cores shared by the streams; see _blas.py).
+        #: Threads each inference runs with, in BLAS and in large elementwise work (the cores
+        #: shared by the streams; see _blas.py and _parallel.py).
         self.blas_threads = threads_per_stream(self.config.get(P.NUM_STREAMS))
 
     def _compile(self, model: Model) -> None:
@@ -222,7 +231,8 @@ class ReferenceCompiledModel(CompiledModel):
         if self.config.get(RP.PROCESS_STREAMS):
             xml, weights = ovconform.serialize(model)  # type: ignore[misc]
             streams = self.config.get(P.NUM_STREAMS)
-            self._workers = StreamWorkers(xml, weights, precision, streams, threads_per_stream(streams))
+            self._workers = StreamWorkers(xml, weights, precision, streams, threads_per_stream(streams),
+                                          start=self._start_workers)
             weakref.finalize(self, self._workers.close)
         own = {n.friendly_name for n in model.get_ordered_ops()}
         self._optimized_out = [(name, step.node) for step in self._program.steps

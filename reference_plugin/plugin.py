@@ -53,6 +53,13 @@ class ReferencePlugin(Plugin):
     def _declare_properties(self) -> list[P.Declared]:
         return RP.declared_properties(self.get_device_name())
 
+    def processes_follow_hint(self) -> bool:
+        """Whether the THROUGHPUT hints may run this device's streams in worker processes
+        (:func:`reference_plugin.properties.resolve_process_streams`): REFERENCE itself only. A
+        derived device may wrap kernels or requests in its own process, where a worker built from
+        the IR would not see them; it sets REFERENCE_PROCESS_STREAMS itself to have workers."""
+        return type(self) is ReferencePlugin
+
     def _ro_property_names(self) -> list[str]:
         return list(RP.PLUGIN_RO)
 

@@ -12,7 +12,9 @@ Properties follow the TEMPLATE plugin's lists (seed 002 ``Plugin::get_property``
   ``Configuration``, INFERENCE_NUM_THREADS (``threads``) and MODEL_PRIORITY (``model_priority``),
   which the TEMPLATE plugin accepts without listing them (a catalogue store lists every
   property it accepts, and OpenVINO's mandatory MODEL_PRIORITY test needs them accepted), and
-  REFERENCE's own REFERENCE_PROCESS_STREAMS (streams in worker processes, default false);
+  REFERENCE's own REFERENCE_PROCESS_STREAMS (streams in worker processes; by default on under
+  the THROUGHPUT and CUMULATIVE_THROUGHPUT hints with two streams or more, see
+  :func:`resolve_process_streams`);
 * compiled model: MODEL_NAME, SUPPORTED_PROPERTIES, EXECUTION_DEVICES, LOADED_FROM_CACHE,
   OPTIMAL_NUMBER_OF_INFER_REQUESTS (read-only) and DEVICE_ID, PERF_COUNT and, as the current
   TEMPLATE plugin lists it, PERFORMANCE_HINT (read-write; changing it after compilation changes
@@ -112,6 +114,21 @@ def resolve_streams(config: P.PropertyStore) -> int:
     if requested < 0 and wanted > 0:
         streams = min(streams, wanted)
     return streams
+
+
+def resolve_process_streams(config: P.PropertyStore, streams: int, follows_hint: bool) -> bool:
+    """Whether a compiled model runs its streams in worker processes (REFERENCE_PROCESS_STREAMS).
+
+    A value the user set wins, as does a device's own default when the device does not follow
+    the hint (a device derived from REFERENCE: code it adds may not reach a worker process).
+    Otherwise the THROUGHPUT and CUMULATIVE_THROUGHPUT hints turn it on when there are two
+    streams or more: streams as threads share one GIL (cnn anchor: 1.2x on two cores), as
+    processes they compute in parallel (1.5x and more)."""
+    if config.is_explicit(PROCESS_STREAMS) or not follows_hint:
+        return bool(config.get(PROCESS_STREAMS))
+    throughput = config.get(P.PERFORMANCE_HINT) in (P.PerformanceMode.THROUGHPUT,
+                                                    P.PerformanceMode.CUMULATIVE_THROUGHPUT)
+    return throughput and streams > 1
 
 
 # -- inference precision ------------------------------------------------------------------------

@@ -83,8 +83,11 @@ class ReferenceSyncInferRequest(SyncInferRequest):
         runner = cm.runner
         if runner is self._program:
             set_blas_threads(cm.blas_threads)
-        outputs, writes = runner.run(self._input_arrays, self._run_state, timings=timings,
-                                     check=self.check_cancelled)
+            outputs, writes = runner.run(self._input_arrays, self._run_state, timings=timings,
+                                         check=self.check_cancelled, threads=cm.blas_threads)
+        else:
+            outputs, writes = runner.run(self._input_arrays, self._run_state, timings=timings,
+                                         check=self.check_cancelled)
         self._output_arrays = outputs
         for name, value in writes.items():
             self._states[name].set_state(value)

@@ -3,6 +3,8 @@ gives bit for bit the values of the unchained one, counters per node included.""
 
 from __future__ import annotations
 
+import time
+import warnings
 from typing import Any
 
 import numpy as np
@@ -16,7 +18,9 @@ from ovconform import properties as P
 from ovconform.bench.models import ANCHORS
 from ovconform.ir import Type
 from reference_plugin import _chains
+from reference_plugin import _parallel as parallel
 from reference_plugin.compiled_model import Program
+from reference_plugin.ops import _common_unary as _chunk_unary
 
 UNARY = ["sigmoid", "tanh", "relu", "exp", "abs", "negative", "sqrt", "erf", "floor"]
 BINARY = ["add", "subtract", "multiply", "divide", "maximum", "minimum", "power"]
@@ -29,10 +33,12 @@ def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_chains, "MIN_ELEMENTS", 128)
 
 
-def _runs(model: Model, inputs: list[np.ndarray], precision: Type = Type.f32) -> tuple[Program, list[Any], list[Any]]:
+def _runs(model: Model, inputs: list[np.ndarray], precision: Type = Type.f32,
+          threads: int = 1) -> tuple[Program, list[Any], list[Any]]:
+    """The chained run (on ``threads`` intra-op threads) and the unchained one on one thread."""
     chained, plain = Program(model, precision), Program(model, precision, chains=False)
     with np.errstate(all="ignore"):
-        return chained, chained.run(inputs, {})[0], plain.run(inputs, {})[0]
+        return chained, chained.run(inputs, {}, threads=threads)[0], plain.run(inputs, {})[0]
 
 
 def _same(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
@@ -79,6 +85,8 @@ def test_chained_runs_equal_unchained_runs(small_blocks: None, case: tuple[Model
     model, data = case
     program, got, want = _runs(model, [data])
     assert _same(got, want)
+    _, got, _ = _runs(model, [data], threads=2)  # blocks shared by two threads
+    assert _same(got, want)
     if data.size >= 128:
         assert program.chains, "a chain of elementwise nodes over a large enough value was not formed"
 
@@ -123,6 +131,24 @@ def test_chain_refuses_constants_that_grow_the_shape(small_blocks: None) -> None
     assert all("pdpd" not in str(link.kernel.node.attrs) for c in program.chains for link in c.links)
 
 
+def test_the_eltwise_anchor_on_two_threads_gives_the_same_values_and_counters() -> None:
+    model = ANCHORS["eltwise"]()
+    x = np.random.default_rng(1).standard_normal([d.get_length() for d in model.get_parameters()[0]
+                                                  .get_output_partial_shape(0)]).astype(np.float32) * 30
+    program, got, want = _runs(model, [x], threads=2)
+    assert _same(got, want)
+    timings: list[Any] = [None] * len(program.steps)
+    started = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # exp overflows in Sigmoid: no warning from any thread
+        timed = program.run([x], {}, timings=timings, threads=2)[0]
+    elapsed = time.perf_counter() - started
+    assert _same(timed, want)
+    members = [timings[i] for c in program.chains for i in c.indices]
+    assert all(t is not None and t[0] > 0 and t[1] >= 0 for t in members)
+    assert sum(t[0] for t in members) <= elapsed  # per-thread elapsed time, averaged: within the run
+
+
 def test_counters_stay_per_node_in_a_chain() -> None:
     model = ANCHORS["eltwise"]()
     compiled = Core().compile_model(model, "REFERENCE", {P.PERF_COUNT: True})
@@ -134,3 +160,28 @@ def test_counters_stay_per_node_in_a_chain() -> None:
     for node in model.get_ordered_ops():
         if node.type_name not in ("Parameter", "Constant", "Result"):
             assert executed[node.friendly_name].real_time.total_seconds() > 0, node.friendly_name
+
+
+@pytest.mark.parametrize("op", ["sigmoid", "tanh", "gelu", "exp"])
+@pytest.mark.parametrize("size", [3 * _chunk_unary.CHUNK + 5, 2 * _chunk_unary.PARALLEL_MIN + 1, 100])
+def test_unary_kernels_split_over_threads_give_the_same_values(op: str, size: int,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lone unary kernel (no chain) splits a large tensor over the run's threads: same bits."""
+    x = ops.parameter([size], Type.f32, "x")
+    model = Model([getattr(ops, op)(x, name="y")], [x], op)
+    data = (np.random.default_rng(size).standard_normal(size) * 10).astype(np.float32)
+    program = Program(model, Type.f32)
+    kernel = next(s.kernel for s in program.steps if s.node.friendly_name == "y")
+    splits: list[int] = []
+
+    def spy(fn: Any, items: Any, n: int | None = None) -> Any:
+        splits.append(len(items))
+        return parallel.map_parts(fn, items, n)
+
+    monkeypatch.setattr(_chunk_unary, "map_parts", spy)
+    with np.errstate(all="ignore"):
+        one = program.run([data], {}, threads=1)[0]
+        two = program.run([data], {}, threads=2)[0]
+        whole = kernel.compute(data)
+    assert _same(one, two) and np.array_equal(one[0], whole)
+    assert (max(splits, default=0) >= 2) == (size > _chunk_unary.PARALLEL_MIN)

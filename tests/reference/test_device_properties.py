@@ -204,7 +204,10 @@ def test_compiled_model_properties(plugin: ReferencePlugin) -> None:
 ])
 def test_streams_and_optimal_number_of_requests(plugin: ReferencePlugin, props: dict[str, Any], streams: int) -> None:
     compiled = plugin.compile_model(relu_chain_model(), props)
-    assert compiled.get_property("OPTIMAL_NUMBER_OF_INFER_REQUESTS") == streams
+    # stream worker processes (the THROUGHPUT hint's choice with 2+ streams) take two requests each
+    per_stream = 2 if compiled.get_property("REFERENCE_PROCESS_STREAMS") else 1
+    assert per_stream == (2 if props.get("PERFORMANCE_HINT") == "THROUGHPUT" and streams > 1 else 1)
+    assert compiled.get_property("OPTIMAL_NUMBER_OF_INFER_REQUESTS") == streams * per_stream
     assert compiled.get_property("NUM_STREAMS") == streams  # the resolved count reads back
     assert compiled.task_executor.config.streams == streams  # type: ignore[attr-defined]
 
@@ -245,7 +248,8 @@ def test_each_stream_runs_blas_on_its_share_of_the_cores(plugin: ReferencePlugin
     pytest.importorskip("threadpoolctl", reason="BLAS threads are managed through threadpoolctl")
     from reference_plugin._blas import blas_info, threads_per_stream
 
-    compiled = plugin.compile_model(relu_chain_model(), {"PERFORMANCE_HINT": hint})
+    # streams as threads in this process (the hint alone would run them in worker processes)
+    compiled = plugin.compile_model(relu_chain_model(), {"PERFORMANCE_HINT": hint, "REFERENCE_PROCESS_STREAMS": False})
     assert compiled.get_property("NUM_STREAMS") == streams
     request = compiled.create_infer_request()
     request.infer([np.ones(compiled.inputs[0].get_shape(), np.float32)])

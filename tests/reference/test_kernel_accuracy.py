@@ -6,7 +6,7 @@ Each bound below is checked against the same kernel computing in float64 and rou
 (``FLOAT_COMPUTE["f32"] = float64``), over a dense grid of inputs:
 
 * every float32 unary transcendental kernel: within :data:`UNARY_ULP` ulp (measured max: 4, Elu; Sigmoid 3);
-* Gelu (erf form, its own float32 erfc): within :data:`GELU_ULP` ulp (measured max: 7) where ``|x| < 6.4``, and
+* Gelu (erf form, its own float32 erfc): within :data:`GELU_ULP` ulp (measured max: 8) where ``|x| < 6.4``, and
   within 1e-15 absolute beyond (where the float64 formula itself cancels);
 * MatMul and Convolution: within ``4·e·sqrt(K)`` relative to the sum of
   absolute products (the accumulating class's rtol term, ``e`` = 2**-23);

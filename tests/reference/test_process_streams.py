@@ -136,6 +136,39 @@ def test_workers_end_with_their_compiled_model() -> None:
     assert all(p.poll() is not None for p in processes)
 
 
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one core: THROUGHPUT gives one stream")
+def test_the_throughput_hints_choose_worker_processes_started_on_first_use() -> None:
+    core = Core()
+    for hint, processes in (("LATENCY", False), ("THROUGHPUT", True), ("CUMULATIVE_THROUGHPUT", True)):
+        compiled = core.compile_model(_model(), "REFERENCE", {P.PERFORMANCE_HINT: hint})
+        assert compiled.get_property(PROCESS_STREAMS) is processes, hint
+        assert (compiled.runner is not compiled.program) is processes, hint
+    assert compiled.runner._all == []  # nothing started before the first inference
+    request = compiled.create_infer_request()
+    request.infer([np.ones((2, 8), np.float32)])
+    assert len(compiled.runner._all) == 1
+    program = core.compile_model(_model(), "REFERENCE").program
+    assert np.array_equal(request.get_output_tensor(0).data, program.run([np.ones((2, 8), np.float32)], {})[0][0])
+    # the user's choice wins; one stream never needs a process
+    for config in ({P.PERFORMANCE_HINT: "THROUGHPUT", PROCESS_STREAMS: False},
+                   {P.PERFORMANCE_HINT: "THROUGHPUT", P.NUM_STREAMS: 1}):
+        compiled = core.compile_model(_model(), "REFERENCE", config)
+        assert compiled.get_property(PROCESS_STREAMS) is False and compiled.runner is compiled.program
+    assert core.get_property("REFERENCE", PROCESS_STREAMS) is False
+
+
+def test_a_device_derived_from_reference_keeps_threads_under_the_hint() -> None:
+    """Its own code (wrapped kernels, requests) lives in its process, not in a worker built from the IR."""
+    from reference_plugin.plugin import ReferencePlugin
+
+    class Derived(ReferencePlugin):
+        device_name = "REFDERIVED"
+
+    core = Core([Derived], discover=False)
+    compiled = core.compile_model(_model(), "REFDERIVED", {P.PERFORMANCE_HINT: "THROUGHPUT"})
+    assert compiled.get_property(PROCESS_STREAMS) is False and compiled.runner is compiled.program
+
+
 def test_api_suites_pass_with_stream_workers(tmp_path: Path) -> None:
     """A slice of the API suites (callbacks, cancel, state, counters, threads) against REFERENCE
     with REFERENCE_PROCESS_STREAMS on by default (tests/plugins/process_streams_device.py). The

@@ -1,0 +1,62 @@
+"""reference_plugin/_parallel.py: groups in order, errors raised after every group ended, the
+thread count scoped to one run, numpy's error state quiet on the pool's threads."""
+
+from __future__ import annotations
+
+import threading
+import time
+import warnings
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+
+from reference_plugin import _parallel as parallel
+
+
+def test_groups_are_contiguous_in_order_and_run_on_several_threads() -> None:
+    seen: list[str] = []
+
+    def fn(group: Sequence[int]) -> list[int]:
+        seen.append(threading.current_thread().name)
+        time.sleep(0.01)
+        return list(group)
+
+    parts = parallel.map_parts(fn, range(10), 3)
+    assert [x for p in parts for x in p] == list(range(10)) and len(parts) == 3
+    assert threading.current_thread().name in seen
+    assert parallel.map_parts(fn, range(10), 1) == [list(range(10))]
+    assert parallel.map_parts(fn, [7], 4) == [[7]]  # never more groups than items
+
+
+def test_an_error_in_a_pool_group_is_raised_after_every_group_finished() -> None:
+    finished: list[int] = []
+
+    def fn(group: Sequence[int]) -> None:
+        if group[0] != 0:
+            raise ValueError(f"group from {group[0]}")
+        time.sleep(0.05)
+        finished.append(group[0])
+
+    with pytest.raises(ValueError, match="group from"):
+        parallel.map_parts(fn, range(4), 2)
+    assert finished == [0]
+
+
+def test_threads_are_scoped_to_using() -> None:
+    assert parallel.threads() == 1
+    with parallel.using(2):
+        inner = parallel.threads()
+        on_pool = parallel.map_parts(lambda g: parallel.threads(), range(2), 2)
+    assert parallel.threads() == 1
+    assert inner == min(2, parallel.os.cpu_count() or 1)
+    assert on_pool[1:] == [1] * (len(on_pool) - 1)  # a pool thread never splits again
+
+
+def test_pool_threads_ignore_floating_point_warnings() -> None:
+    big = np.full(4, 1000.0, np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with np.errstate(all="ignore"):
+            out = parallel.map_parts(lambda g: np.exp(big), range(4), 2)
+    assert all(np.isinf(o).all() for o in out)
