@@ -21,7 +21,6 @@ from reference_plugin.ops import register_op
 from reference_plugin.ops._base import OpRun
 from reference_plugin.ops._common_types import accumulate_dtype, compute_float_dtype, store, to_compute
 
-
 #: Most rows of A (batch dims included) for the transposed product with a constant B.
 FEW_ROWS = 16
 
