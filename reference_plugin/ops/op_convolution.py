@@ -1,7 +1,9 @@
 """Convolution-1: data ``[N, C_IN, *spatial]``, filters ``[C_OUT, C_IN, *kernel]`` (1 to 3 spatial
 dims), zero padding by ``pads_begin``/``pads_end`` or ``auto_pad``, with strides and dilations.
-Floats: one BLAS matmul over im2col columns in :func:`compute_float_dtype` (sgemm for f32/f16/bf16,
-dgemm for f64); integers accumulate in int64, then wrap.
+Floats: BLAS matmuls in :func:`compute_float_dtype` (sgemm for f32/f16/bf16, dgemm for f64) over a
+lowered copy of the input, one per output row or one over im2col columns (see
+:mod:`reference_plugin.ops._common_conv` for the choice and the measured accuracy); integers
+accumulate in int64 (im2col, numpy's exact loop), then wrap.
 """
 
 from __future__ import annotations

@@ -6,6 +6,13 @@ type's lowest value (OpenVINO CPU reports 0 there — a recorded deviation). A w
 in the padding (possible with ceil rounding) yields the lowest value and index 0; NaN propagates
 (a NaN is the maximum of its window).
 
+Values are the plain fold over each window in row-major order (``acc = np.maximum(acc, w[i])``),
+bit for bit, with or without the indices output: a tie between ``+0`` and ``-0`` gives the later
+one, several NaNs the first one. (Before, the indices path took ``np.max`` over copied windows,
+whose choice between ``+0`` and ``-0`` varied with the window size.) The fold runs separably,
+axis by axis (:meth:`WindowSpec.reduce`), and the indices tap by tap over output-sized strided
+slices (:func:`max_pool`): no window is ever copied.
+
 Indices (v8/v14) are flattened over the whole input (``b*C*S + c*S + spatial``, S the spatial
 size) and then taken modulo the size of the input dims from ``axis`` on, so ``axis=0`` keeps
 the full flat index, ``axis=2`` (NCHW) the spatial index.
@@ -14,6 +21,7 @@ the full flat index, ``axis=2`` (NCHW) the spatial index.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -22,33 +30,81 @@ from reference_plugin.ops import register_op
 from reference_plugin.ops._base import OpRun
 from reference_plugin.ops._common_index import normalize_axis
 from reference_plugin.ops._common_types import from_compute, lowest, to_compute
-from reference_plugin.ops._common_window import WindowSpec, window_spec
+from reference_plugin.ops._common_window import Plan, WindowSpec, window_spec
 
 
 def max_pool(x: np.ndarray, spec: WindowSpec, pad_value: float | int) -> tuple[np.ndarray, np.ndarray]:
-    """(values, flat input indices) of every window of ``x`` ``(N, C, *spatial)``."""
+    """(values, flat input indices) of every window of ``x`` ``(N, C, *spatial)``.
+
+    The values are :meth:`WindowSpec.reduce`'s fold. The index: for each kernel offset (tap), an
+    output-sized strided slice of the padded input is compared with the maxima; ``best`` keeps
+    the lowest tap whose element is real (not padding) and equals the window's maximum (or both
+    are NaN), with branch-free small-integer arithmetic, and the index is the window's base
+    position plus that tap's offset. A window with no such tap (wholly padding, or a maximum that
+    only the padding reaches: real values all ``-inf``) takes the index of its first tap when
+    that is real, else 0.
+    """
     n_batch, channels, *spatial = x.shape
     plan = spec.plan(spatial)
     n_sp = len(spatial)
-    k = math.prod(spec.kernel)
-    win = spec.windows(x, plan, pad_value)
-    win = win.reshape(*win.shape[:2 + n_sp], k)
-    values = np.max(win, axis=-1)
-    where = np.arange(math.prod(spatial), dtype=np.int64).reshape(1, 1, *spatial)
-    where_win = spec.windows(where, plan, -1)
-    where_win = where_win.reshape(*where_win.shape[:2 + n_sp], k)
-    # the index is the first REAL input element equal to the maximum: padding loses every tie
-    hit = win == values[..., None]
-    if win.dtype.kind == "f":
-        hit |= np.isnan(win) & np.isnan(values)[..., None]
-    hit &= where_win >= 0
-    best = np.argmax(hit, axis=-1)[..., None]
-    spatial_index = np.take_along_axis(np.broadcast_to(where_win, (n_batch, channels, *where_win.shape[2:])),
-                                       best, axis=-1)[..., 0]
-    spatial_index = np.maximum(spatial_index, 0)  # a padding winner reports index 0
+    values = spec.reduce(x, plan, pad_value, np.maximum)
+    padded = spec.padded(x, plan, pad_value)
+    nan_values = np.isnan(values) if values.dtype.kind == "f" else None
+    if nan_values is not None and not nan_values.any():
+        nan_values = None
+    taps = spec.taps(plan)
+    k = len(taps)
+    base, delta, real = _tap_geometry(spec, plan, spatial)
+    code_t = np.uint8 if k < 255 else np.int64
+    best = np.full(values.shape, k, code_t)  # k: no tap yet
+    code = np.empty(values.shape, code_t)
+    hit = np.empty(values.shape, bool)
+    for tap, picks in enumerate(taps):
+        np.equal(padded[(slice(None), slice(None), *picks)], values, out=hit)
+        if nan_values is not None:
+            hit |= np.isnan(padded[(slice(None), slice(None), *picks)]) & nan_values
+        if not real[tap].all():
+            hit &= real[tap]
+        np.multiply(hit, code_t(k - tap), out=code)  # hit ? k - tap : 0
+        np.subtract(code_t(k), code, out=code)  # hit ? tap : k
+        np.minimum(best, code, out=best)
+    found = base + np.take(np.append(delta, 0), best)
+    missed = best == k
+    if missed.any():
+        fallback = np.where(real[0], base + delta[0], 0)
+        np.copyto(found, np.broadcast_to(fallback, found.shape), where=missed)
     size = math.prod(spatial)
     offset = (np.arange(n_batch)[:, None] * channels + np.arange(channels)[None, :]) * size
-    return values, spatial_index + offset.reshape(n_batch, channels, *([1] * n_sp))
+    return values, found + offset.reshape(n_batch, channels, *([1] * n_sp))
+
+
+def _tap_geometry(spec: WindowSpec, plan: Plan, spatial: Sequence[int]
+                  ) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+    """Where the taps read, as flat spatial indices of the input: ``base`` ``(1, 1, *out)`` is the
+    index of (possibly padded) position ``out * stride - pads_begin``, ``delta[tap]`` the offset of
+    each tap from it, and ``real[tap]`` ``(1, 1, *out)`` whether the tap reads inside the input."""
+    n_sp = len(spatial)
+    base = np.zeros((1, 1, *([1] * n_sp)), np.int64)
+    starts = []
+    stride = 1
+    strides = [0] * n_sp
+    for axis in range(n_sp - 1, -1, -1):
+        start = np.arange(plan.out[axis], dtype=np.int64) * spec.strides[axis] - plan.pads_begin[axis]
+        shape = [1] * (2 + n_sp)
+        shape[2 + axis] = plan.out[axis]
+        starts.insert(0, start.reshape(shape))
+        base = base + start.reshape(shape) * stride
+        strides[axis] = stride
+        stride *= spatial[axis]
+    delta, real = [], []
+    for offsets in np.ndindex(*spec.kernel):
+        delta.append(sum(o * d * st for o, d, st in zip(offsets, spec.dilations, strides, strict=True)))
+        inside = np.ones((1, 1, *([1] * n_sp)), bool)
+        for axis, o in enumerate(offsets):
+            coord = starts[axis] + o * spec.dilations[axis]
+            inside = inside & (coord >= 0) & (coord < spatial[axis])
+        real.append(inside)
+    return base, np.array(delta, np.int64), real
 
 
 @register_op("MaxPool", since=1)

@@ -1,0 +1,311 @@
+"""The fast convolution and max-pool paths of REFERENCE against naive loop implementations.
+
+Convolution (``reference_plugin/ops/_common_conv.py``) has two lowerings, the row-batched one and
+im2col; both are forced here (``ROW_MIN_MACS``) over random shapes, strides, pads, dilations,
+auto_pad modes, groups, batches and 1-3 spatial dims, and compared with a loop over output
+positions and kernel offsets in float64 (exact Python-int sums for integers):
+
+* float64 data: within ``K * 2**-52`` of the naive sum, relative to the sum of absolute products;
+* float32 data (sgemm): within ``4 * 2**-23 * sqrt(K)`` (the bound test_kernel_accuracy.py states);
+* int64: exactly.
+
+MaxPool (``op_max_pool.py``, ``WindowSpec.reduce``) must be bit-identical to the plain fold over
+each window in row-major order, ``acc = w[0]; acc = np.maximum(acc, w[i])`` (signed zeros and NaN
+payloads included), and its indices must follow the documented rule: the first real element (in
+window order) equal to the maximum (NaN: the first NaN), padding never winning; a window without
+one takes its first tap's index when that is real, else 0.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+from ref_kernel_util import run_op
+
+from ovconform import opset as ops
+from ovconform.errors import InferError
+from reference_plugin.ops import _common_conv
+from reference_plugin.ops._common_window import WindowSpec
+from reference_plugin.ops.op_max_pool import max_pool
+
+AUTO_PADS = ["explicit", "explicit", "valid", "same_upper", "same_lower"]
+
+
+# -- naive references ----------------------------------------------------------------------------
+def _reads(spec: WindowSpec, out_pos: tuple[int, ...], offsets: tuple[int, ...], pads: tuple[int, ...],
+           spatial: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The input coordinates output ``out_pos`` reads at kernel ``offsets`` (None: padding)."""
+    coords = tuple(o * s + k * d - p
+                   for o, s, k, d, p in zip(out_pos, spec.strides, offsets, spec.dilations, pads, strict=True))
+    return coords if all(0 <= c < n for c, n in zip(coords, spatial, strict=True)) else None
+
+
+def naive_conv(x: np.ndarray, w: np.ndarray, spec: WindowSpec) -> tuple[np.ndarray, np.ndarray]:
+    """(result, sum of |products|) of a grouped convolution, by loops; float64 or exact ints."""
+    n_batch, _, *spatial = x.shape
+    groups, og, cg = w.shape[:3]
+    plan = spec.plan(spatial)
+    exact = x.dtype.kind in "iu"
+    xs = x.astype(object) if exact else x.astype(np.float64)
+    ws = w.astype(object) if exact else w.astype(np.float64)
+    out = np.zeros((n_batch, groups, og, *plan.out), object if exact else np.float64)
+    mag = np.zeros(out.shape, np.float64)
+    for pos in np.ndindex(*plan.out):
+        for offsets in np.ndindex(*spec.kernel):
+            at = _reads(spec, pos, offsets, plan.pads_begin, tuple(spatial))
+            if at is None:
+                continue
+            for g in range(groups):
+                patch = xs[(slice(None), slice(g * cg, (g + 1) * cg), *at)]  # (N, Cg)
+                taps = ws[(g, slice(None), slice(None), *offsets)]  # (Og, Cg)
+                out[(slice(None), g, slice(None), *pos)] += patch.dot(taps.T)
+                mag[(slice(None), g, slice(None), *pos)] += np.abs(patch.astype(np.float64)).dot(
+                    np.abs(taps.astype(np.float64)).T)
+    shape = (n_batch, groups * og, *plan.out)
+    return out.reshape(shape), mag.reshape(shape)
+
+
+def naive_max_pool(x: np.ndarray, spec: WindowSpec, pad_value: float | int) -> tuple[np.ndarray, np.ndarray]:
+    """(values, flat indices) by the plain per-window fold and the documented index rule."""
+    n_batch, channels, *spatial = x.shape
+    plan = spec.plan(spatial)
+    size = math.prod(spatial)
+    values = np.empty((n_batch, channels, *plan.out), x.dtype)
+    index = np.empty(values.shape, np.int64)
+    for b, c in np.ndindex(n_batch, channels):
+        for pos in np.ndindex(*plan.out):
+            items = []  # (value, flat spatial index or None for padding), window order
+            for offsets in np.ndindex(*spec.kernel):
+                at = _reads(spec, pos, offsets, plan.pads_begin, tuple(spatial))
+                v = x[(b, c, *at)] if at is not None else x.dtype.type(pad_value)
+                items.append((v, None if at is None else int(np.ravel_multi_index(at, spatial))))
+            acc = np.array([items[0][0]], x.dtype)
+            for v, _ in items[1:]:
+                np.maximum(acc, np.array([v], x.dtype), out=acc)
+            values[(b, c, *pos)] = acc[0]
+            best = acc[0]
+            found = next((i for v, i in items if i is not None
+                          and (v == best or (x.dtype.kind == "f" and np.isnan(v) and np.isnan(best)))), None)
+            if found is None:
+                found = items[0][1] if items[0][1] is not None else 0
+            index[(b, c, *pos)] = found + (b * channels + c) * size
+    return values, index
+
+
+# -- random cases ------------------------------------------------------------------------------------
+def _spec(rng: np.random.Generator, nd: int, rounding: str = "floor") -> WindowSpec:
+    kernel = tuple(int(v) for v in rng.integers(1, 4, nd))
+    def ints(lo: int, hi: int) -> tuple[int, ...]:
+        return tuple(int(v) for v in rng.integers(lo, hi, nd))
+
+    return WindowSpec(kernel, ints(1, 4), ints(1, 3), ints(0, 3), ints(0, 3), str(rng.choice(AUTO_PADS)), rounding)
+
+
+def _conv_cases(count: int) -> Iterator[Any]:
+    rng = np.random.default_rng(20261122)
+    for i in range(count):
+        nd = int(rng.integers(1, 4))
+        spec = _spec(rng, nd)
+        spatial = tuple(int(v) for v in rng.integers(1, 8 if nd < 3 else 6, nd))
+        groups, cg, og, n = (int(rng.integers(1, hi)) for hi in (3, 4, 4, 3))
+        dtype = np.dtype([np.float32, np.float64, np.int64][i % 3])
+        yield pytest.param(spec, (n, groups * cg, *spatial), (groups, og, cg, *spec.kernel), dtype, id=f"conv{i}")
+
+
+@pytest.fixture(params=["rows", "im2col"])
+def lowering(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Force one lowering of grouped_conv (the row one only applies to float 2-D/3-D cases)."""
+    monkeypatch.setattr(_common_conv, "ROW_MIN_MACS", 0 if request.param == "rows" else 1 << 62)
+    return str(request.param)
+
+
+def _data(rng: np.random.Generator, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    if dtype.kind in "iu":
+        return rng.integers(-50, 50, shape).astype(dtype)
+    return (rng.standard_normal(shape) * 3).astype(dtype)
+
+
+@pytest.mark.parametrize(("spec", "x_shape", "w_shape", "dtype"), list(_conv_cases(240)))
+def test_grouped_conv_matches_the_naive_loop(spec: WindowSpec, x_shape: tuple[int, ...], w_shape: tuple[int, ...],
+                                             dtype: np.dtype, lowering: str) -> None:
+    rng = np.random.default_rng(abs(hash((x_shape, w_shape))) % 2**32)
+    x, w = _data(rng, x_shape, dtype), _data(rng, w_shape, dtype)
+    try:
+        want, magnitude = naive_conv(x, w, spec)
+    except InferError:  # a kernel larger than the padded input: both must refuse
+        with pytest.raises(InferError):
+            _common_conv.grouped_conv(x, w, spec)
+        return
+    got = _common_conv.grouped_conv(x, w, spec)
+    assert got.shape == want.shape and got.dtype == dtype
+    if dtype.kind in "iu":
+        assert np.array_equal(got, want.astype(dtype))
+        return
+    k = w_shape[2] * math.prod(spec.kernel)
+    eps = 2.0 ** -23 if dtype == np.float32 else 2.0 ** -52
+    bound = (4 * eps * math.sqrt(k) if dtype == np.float32 else k * eps) * magnitude + 1e-300
+    assert np.all(np.abs(got.astype(np.float64) - want.astype(np.float64)) <= bound)
+
+
+@pytest.mark.parametrize("shape", [(1, 16, 64, 64), (2, 8, 9, 11), (1, 4, 5, 6, 7)])
+def test_the_row_lowering_is_taken_for_the_anchor_shapes(shape: tuple[int, ...]) -> None:
+    n_sp = len(shape) - 2
+    spec = WindowSpec((3,) * n_sp, (1,) * n_sp, (1,) * n_sp, (1,) * n_sp, (1,) * n_sp, "explicit")
+    w_shape = (1, 32, shape[1], *spec.kernel)
+    assert _common_conv.use_rows(np.dtype(np.float32), w_shape, spec, spec.plan(shape[2:]))
+    assert not _common_conv.use_rows(np.dtype(np.int64), w_shape, spec, spec.plan(shape[2:]))
+    dilated = WindowSpec(spec.kernel, spec.strides, (2,) * n_sp, spec.pads_begin, spec.pads_end, "explicit")
+    assert not _common_conv.use_rows(np.dtype(np.float32), w_shape, dilated, dilated.plan(shape[2:]))
+
+
+@pytest.mark.parametrize("lowering_name", ["rows", "im2col"])
+def test_both_lowerings_on_a_larger_float32_convolution(lowering_name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_common_conv, "ROW_MIN_MACS", 0 if lowering_name == "rows" else 1 << 62)
+    rng = np.random.default_rng(3)
+    spec = WindowSpec((3, 3), (1, 2), (1, 1), (1, 0), (2, 1), "explicit")
+    x, w = _data(rng, (2, 6, 20, 23), np.dtype(np.float32)), _data(rng, (2, 5, 3, 3, 3), np.dtype(np.float32))
+    want, magnitude = naive_conv(x, w, spec)
+    got = _common_conv.grouped_conv(x, w, spec)
+    assert np.all(np.abs(got - want) <= 4 * 2.0 ** -23 * math.sqrt(27) * magnitude)
+
+
+def test_negative_pads_are_still_refused() -> None:
+    spec = WindowSpec((3, 3), (1, 1), (1, 1), (-1, 0), (0, 0), "explicit")
+    x, w = np.ones((1, 2, 6, 6), np.float32), np.ones((1, 3, 2, 3, 3), np.float32)
+    with pytest.raises(ValueError):
+        _common_conv.grouped_conv(x, w, spec)
+
+
+@pytest.mark.parametrize("type_name", ["f32", "f16", "bf16", "f64", "i32", "u8"])
+def test_convolution_op_types(type_name: str) -> None:
+    """The Convolution and GroupConvolution kernels on every type class, against the naive loop
+    (floats: rounded once to the type; integers: the int64 sum wrapped)."""
+    rng = np.random.default_rng(7)
+    from ovconform.ir import as_type
+    from ref_kernel_util import bf16, from_bf16
+
+    t = as_type(type_name)
+    if type_name == "u8":
+        x, w = rng.integers(0, 6, (1, 4, 9, 9)), rng.integers(0, 6, (6, 4, 3, 3))
+    elif type_name == "i32":
+        x, w = rng.integers(-9, 9, (1, 4, 9, 9)), rng.integers(-9, 9, (6, 4, 3, 3))
+    else:
+        x, w = rng.standard_normal((1, 4, 9, 9)), rng.standard_normal((6, 4, 3, 3))
+    if type_name == "bf16":
+        xs, ws = bf16(x), bf16(w)
+        xv, wv = from_bf16(xs), from_bf16(ws)
+    else:
+        xs, ws = x.astype(t.to_dtype()), w.astype(t.to_dtype())
+        xv, wv = xs, ws
+    spec = WindowSpec((3, 3), (1, 1), (1, 1), (1, 1), (1, 1), "explicit")
+    for make, wg in [(lambda p: ops.convolution(p, ops.constant(ws, t), [1, 1], [1, 1], [1, 1], [1, 1]), wv[None]),
+                     (lambda p: ops.group_convolution(p, ops.constant(ws[:, :2].reshape(2, 3, 2, 3, 3), t), [1, 1],
+                                                      [1, 1], [1, 1], [1, 1]), wv[:, :2].reshape(2, 3, 2, 3, 3))]:
+        (got,) = run_op(make, xs, types=[t])
+        want, magnitude = naive_conv(np.asarray(xv, np.float64) if t.is_real() else np.asarray(xv, np.int64),
+                                     np.asarray(wg, np.float64) if t.is_real() else np.asarray(wg, np.int64), spec)
+        if not t.is_real():
+            assert np.array_equal(got, np.asarray(want, np.int64).astype(t.to_dtype()))
+            continue
+        gotf = from_bf16(got) if type_name == "bf16" else got.astype(np.float64)
+        k = 2 * 9 if wg.shape[0] == 2 else 4 * 9
+        rounding = {"f16": 2.0 ** -11, "bf16": 2.0 ** -8}.get(type_name, 0.0) * np.abs(want)
+        eps = 2.0 ** -52 * k if type_name == "f64" else 4 * 2.0 ** -23 * math.sqrt(k)
+        assert np.all(np.abs(gotf - want) <= eps * magnitude + rounding + 1e-300)
+
+
+# -- max pool ----------------------------------------------------------------------------------------------
+def _pool_cases(count: int) -> Iterator[Any]:
+    rng = np.random.default_rng(1122)
+    for i in range(count):
+        nd = int(rng.integers(1, 4))
+        spec = _spec(rng, nd, str(rng.choice(["floor", "ceil", "ceil_torch"])))
+        spatial = tuple(int(v) for v in rng.integers(1, 9 if nd < 3 else 6, nd))
+        dtype = [np.float32, np.float64, np.int32, np.int8, np.float32][i % 5]
+        shape = (int(rng.integers(1, 3)), int(rng.integers(1, 3)), *spatial)
+        yield pytest.param(spec, shape, np.dtype(dtype), id=f"pool{i}")
+
+
+def _pool_data(rng: np.random.Generator, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """Ties on purpose: signed zeros, infinities, NaNs of several payloads (floats); few values (ints)."""
+    if dtype.kind in "iu":
+        return rng.integers(-3, 3, shape).astype(dtype)
+    x = rng.choice(np.array([0.0, -0.0, 1.0, -1.0, np.nan, -np.inf, np.inf, 2.0], dtype), shape)
+    bits = x.view(np.uint32 if dtype == np.float32 else np.uint64)
+    bits[np.isnan(x)] |= rng.integers(1, 4, int(np.isnan(x).sum())).astype(bits.dtype)  # NaN payloads
+    return x
+
+
+def _bits(a: np.ndarray) -> np.ndarray:
+    return a.view(np.uint32 if a.dtype == np.float32 else np.uint64) if a.dtype.kind == "f" else a
+
+
+@pytest.mark.parametrize(("spec", "shape", "dtype"), list(_pool_cases(260)))
+def test_max_pool_is_the_plain_fold_and_the_documented_index(spec: WindowSpec, shape: tuple[int, ...],
+                                                             dtype: np.dtype) -> None:
+    rng = np.random.default_rng(abs(hash((shape, spec))) % 2**32)
+    x = _pool_data(rng, shape, dtype)
+    pad = float(np.finfo(dtype).min) if dtype.kind == "f" else int(np.iinfo(dtype).min)
+    try:
+        want_values, want_index = naive_max_pool(x, spec, pad)
+    except InferError:
+        with pytest.raises(InferError):
+            max_pool(x, spec, pad)
+        return
+    values, index = max_pool(x, spec, pad)
+    folded = spec.reduce(x, spec.plan(shape[2:]), pad, np.maximum)
+    assert values.shape == want_values.shape == folded.shape
+    assert np.array_equal(_bits(values), _bits(want_values)), "values differ from the plain fold (bits)"
+    assert np.array_equal(_bits(folded), _bits(want_values)), "reduce differs from the plain fold (bits)"
+    assert np.array_equal(index, want_index)
+
+
+@pytest.mark.parametrize("kernel", [(127, 2), (255, 1), (16, 16)])
+def test_max_pool_index_with_many_taps(kernel: tuple[int, int]) -> None:
+    """254, 255 and 256 taps: the tap counter switches from uint8 to int64 at 255."""
+    rng = np.random.default_rng(5)
+    x = rng.integers(-4, 4, (1, 2, 260, 18)).astype(np.float32)
+    spec = WindowSpec(kernel, (97, 5), (1, 1), (1, 0), (0, 1), "explicit")
+    pad = float(np.finfo(np.float32).min)
+    want_values, want_index = naive_max_pool(x, spec, pad)
+    values, index = max_pool(x, spec, pad)
+    assert np.array_equal(values, want_values) and np.array_equal(index, want_index)
+
+
+def test_max_pool_anchor_shape_values_and_index() -> None:
+    rng = np.random.default_rng(9)
+    x = np.maximum(rng.standard_normal((1, 32, 64, 64)), 0).astype(np.float32)  # ReLU output: many +0 ties
+    spec = WindowSpec((2, 2), (2, 2), (1, 1), (0, 0), (0, 0), "explicit")
+    pad = float(np.finfo(np.float32).min)
+    values, index = max_pool(x, spec, pad)
+    windows = x.reshape(1, 32, 32, 2, 32, 2).transpose(0, 1, 2, 4, 3, 5).reshape(1, 32, 32, 32, 4)
+    assert np.array_equal(values, windows.max(axis=-1))
+    first = np.argmax(windows == values[..., None], axis=-1)
+    rows, cols = np.meshgrid(np.arange(32), np.arange(32), indexing="ij")
+    spatial = (2 * rows + first // 2) * 64 + 2 * cols + first % 2
+    assert np.array_equal(index, spatial + (np.arange(32) * 4096)[None, :, None, None])
+
+
+@pytest.mark.parametrize("version", [1, 8, 14])
+@pytest.mark.parametrize("indices", [False, True])
+def test_max_pool_op_values_do_not_depend_on_the_indices_output(version: int, indices: bool) -> None:
+    """MaxPool-1/8/14 through the op: the values are bit-identical whether or not the indices
+    output is read (before, the indices path took np.max over copied windows)."""
+    from ovconform.ir import Model, Type
+    from reference_plugin._evaluate import evaluate
+
+    rng = np.random.default_rng(version)
+    x = _pool_data(rng, (2, 3, 9, 8), np.dtype(np.float32))
+    p = ops.parameter(list(x.shape), Type.f32, "x")
+    node = ops.max_pool(p, [2, 1], [1, 1], [1, 0], [0, 1], [3, 2], "ceil", version=version)
+    wanted = [node.output(0)] + ([node.output(1)] if indices and version > 1 else [])
+    outs = evaluate(Model(wanted, [p]), [x])
+    spec = WindowSpec((3, 2), (2, 1), (1, 1), (1, 0), (0, 1), "explicit", "ceil")
+    want_values, want_index = naive_max_pool(x, spec, float(np.finfo(np.float32).min))
+    assert np.array_equal(_bits(outs[0]), _bits(want_values))
+    if len(outs) > 1:
+        assert np.array_equal(outs[1], want_index)
