@@ -185,8 +185,9 @@ def test_convolution_op_types(type_name: str) -> None:
     """The Convolution and GroupConvolution kernels on every type class, against the naive loop
     (floats: rounded once to the type; integers: the int64 sum wrapped)."""
     rng = np.random.default_rng(7)
-    from ovconform.ir import as_type
     from ref_kernel_util import bf16, from_bf16
+
+    from ovconform.ir import as_type
 
     t = as_type(type_name)
     if type_name == "u8":
