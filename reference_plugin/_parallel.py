@@ -4,8 +4,8 @@ A stream gets ``cores // streams`` cores (:mod:`reference_plugin._blas`): BLAS u
 matmul, and the block-wise elementwise code (chains, chunked unary kernels) uses them through
 :func:`map_parts`, which runs contiguous groups of independent blocks on the calling thread and on
 a process-wide pool of ``cores - 1`` threads. numpy releases the GIL inside each ufunc loop, so
-blocks of :data:`BLOCK_BYTES` overlap well (np.tanh over 128K float32 elements: 1.7x on 2 threads);
-small blocks do not (8K elements: 0.8x), hence the sizes below.
+large blocks overlap well (np.tanh over 128K float32 elements: 1.7x on 2 threads); small blocks
+do not (8K elements: 0.8x), hence the sizes below.
 
 The number of threads is set for the duration of one run (:func:`using`, a context variable, so
 a pool thread itself never splits further) and is 1 unless the run asks for more. The values
@@ -43,11 +43,12 @@ def _l2_bytes() -> int:
         return 1 << 20
 
 
-#: Bytes of one block of block-wise elementwise work: an eighth of the L2 cache (a formula's
-#: few temporaries stay in it), between 128 KiB and 512 KiB. On the project's machines (4 MiB L2)
-#: 512 KiB: the eltwise anchor ran 10.9 ms in 128 KiB blocks and 9.0 ms in 512 KiB blocks on one
-#: thread, 6.8 ms on two.
-BLOCK_BYTES = min(512 << 10, max(128 << 10, _l2_bytes() // 8))
+#: Bytes of one block of block-wise elementwise work: a quarter of the L2 cache (a formula's
+#: few temporaries stay in it), between 128 KiB and 1 MiB. Measured on the project's machines
+#: (2 MiB L2 per core), the eltwise anchor's chain in blocks of 64K / 128K / 256K float32
+#: elements: 8.6 / 8.0 / 8.8 ms on one thread, 9.4 / 6.7 / 6.3 ms on two (small blocks lose on
+#: two threads: each numpy call hands the GIL over, and a hand-over costs tens of microseconds).
+BLOCK_BYTES = min(1 << 20, max(128 << 10, _l2_bytes() // 4))
 
 _threads: contextvars.ContextVar[int] = contextvars.ContextVar("reference_intra_op_threads", default=1)
 _lock = threading.Lock()
@@ -85,8 +86,9 @@ def _quiet(fn: Callable[[Sequence[T]], R], group: Sequence[T]) -> R:
 def map_parts(fn: Callable[[Sequence[T]], R], items: Sequence[T], n: int | None = None) -> list[R]:
     """``fn`` over ``n`` (default :func:`threads`) contiguous groups of ``items``, in order.
 
-    The first group runs on the calling thread, the others on the pool; an exception in any
-    group is raised here after every group has finished (no group outlives the call).
+    The first group runs on the calling thread, the others on the pool, each with one thread
+    (no nested splitting); an exception in any group is raised here after every group has
+    finished (no group outlives the call).
     """
     n = min(threads() if n is None else n, len(items))
     if n <= 1:
@@ -95,9 +97,11 @@ def map_parts(fn: Callable[[Sequence[T]], R], items: Sequence[T], n: int | None 
     groups = [items[bounds[i]:bounds[i + 1]] for i in range(n)]
     pool = _executor()
     futures: list[Future[Any]] = [pool.submit(_quiet, fn, g) for g in groups[1:]]
+    token = _threads.set(1)  # a group never splits again (the pool's threads are busy with the others)
     try:
         first = fn(groups[0])
     finally:
+        _threads.reset(token)
         errors = [f.exception() for f in futures]  # waits for every group
     for error in errors:
         if error is not None:

@@ -83,9 +83,10 @@ class UnaryOp(OpRun):
 #: Elements per block of a chunked elementwise computation (float32 in
 #: :data:`reference_plugin._parallel.BLOCK_BYTES`: a few passes over it stay in the L2 cache).
 CHUNK = BLOCK_BYTES // 4
-#: Fewest elements per thread worth splitting a unary kernel for (np.tanh over 32K float32
-#: elements runs 1.5x faster on two threads; over 8K, slower).
-PARALLEL_MIN = 1 << 15
+#: Fewest elements per thread worth splitting a unary kernel for: a formula of many short numpy
+#: passes hands the GIL over at every pass (Gelu over 128K float32 elements split in two halves:
+#: no faster than one thread).
+PARALLEL_MIN = 1 << 17
 
 
 # -- erf -------------------------------------------------------------------------------------
