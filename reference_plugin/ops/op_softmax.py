@@ -43,6 +43,8 @@ _MIN_ROW_SUM = math.exp(-600.0)
 #: Largest |max(x)| for which the f32 route takes exp(x) unshifted (one pass less): every term is
 #: then at most exp(300), so a row sum overflows only past 1e178 elements.
 _NO_SHIFT = 300.0
+#: Fewest elements for the f32 route: below, its fixed cost loses (8x10: 18.5 us against 8.6 us).
+_FAST_MIN = 4096
 
 
 def softmax(x: np.ndarray, axis: int) -> np.ndarray:
@@ -102,7 +104,7 @@ class Softmax1(OpRun):
         axis = normalize_axis(self.axis, x.ndim, "attribute 'axis'")
         if self.since == 1 and self.axis < 0:
             raise self.fail(f"attribute 'axis'={self.axis} is negative; Softmax-1 needs 0 <= axis < rank.")
-        if self.f32 and x.ndim > 0:
+        if self.f32 and x.ndim > 0 and x.size >= _FAST_MIN:
             fast = softmax_f32(x, axis)
             if fast is not None:
                 return (fast,)
