@@ -33,6 +33,7 @@ from reference_plugin import properties as RP
 from reference_plugin._blas import threads_per_stream
 from reference_plugin._blob import Blob, pack
 from reference_plugin._chains import Chain, find_chains
+from reference_plugin._inplace import InPlace, plan_inplace
 from reference_plugin._process_streams import StreamWorkers
 from reference_plugin._transformations import FUSED_NAMES, fused_names
 from reference_plugin.async_infer_request import ReferenceAsyncInferRequest
@@ -52,7 +53,8 @@ _SEQ = itertools.count(1)
 class Step:
     """One node of the program: its kernel and the value slots it reads and writes."""
 
-    __slots__ = ("fixed", "kernel", "node", "param_index", "reads", "release", "rounding", "rounds", "writes")
+    __slots__ = ("fixed", "inplace", "kernel", "node", "param_index", "reads", "release", "rounding", "rounds",
+                 "writes")
 
     def __init__(self, node: Node, kernel: OpRun, reads: list[int], writes: list[int]) -> None:
         self.node, self.kernel, self.reads, self.writes = node, kernel, reads, writes
@@ -61,6 +63,7 @@ class Step:
         self.rounds = False  # any(rounding)
         self.fixed: tuple[np.ndarray, ...] | None = None
         self.param_index: int | None = None
+        self.inplace: InPlace | None = None  # see reference_plugin/_inplace.py
 
 
 class Program:
@@ -68,7 +71,8 @@ class Program:
 
     :param model: the compiled model's graph (not changed afterwards).
     :param precision: the inference precision (f32, or f16 for the rounding rule).
-    :param chains: run chains of elementwise nodes block by block (same values; False for tests).
+    :param chains: run chains of elementwise nodes block by block, and elementwise nodes in their
+        input's buffer where it is safe (same values; False for tests).
     :raises OVConformError: UnsupportedOpError or CompileError when a node has no usable kernel.
     """
 
@@ -80,7 +84,10 @@ class Program:
         self.steps = [self._plan(node, params.get(id(node))) for node in model.get_ordered_ops()]
         self.result_slots = [self._slots[(id(r), 0)] for r in model.get_results()]
         self.variables: list[VariableInfo] = variable_infos(model)
-        self.chains = find_chains(self.steps, self._readers()) if chains else []
+        readers = self._readers()
+        self.chains = find_chains(self.steps, readers) if chains else []
+        if chains:
+            plan_inplace(self.steps, readers, self.chains)
         self.schedule = self._schedule()
         self._plan_releases()
 
@@ -166,6 +173,8 @@ class Program:
             return step.fixed
         if step.param_index is not None:
             outs: tuple[np.ndarray, ...] = (step.kernel.bind(inputs[step.param_index]),)  # type: ignore[attr-defined]
+        elif step.inplace is not None and (done := step.inplace.run(step, values)) is not None:
+            outs = done
         else:
             outs = step.kernel.run_trusted([values[s] for s in step.reads], ctx)
         return self._rounded(step, outs) if step.rounds else outs
