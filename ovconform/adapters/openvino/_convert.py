@@ -25,7 +25,7 @@ from ovconform.errors import (
 from ovconform.ir import Model, Type, as_type
 
 __all__ = ["from_ov_tensor", "from_ov_value", "ov_message", "ov_type", "our_type", "to_ov_model", "to_ov_props",
-           "to_ov_tensor", "to_ov_value", "translate", "zero_tensor"]
+           "fill_ov_tensor", "to_ov_tensor", "to_ov_value", "translate", "zero_tensor"]
 
 _FRAME = re.compile(r"^(Exception from \S+:\d+:|Check '.*' failed at \S+:\d+:)\s*$")
 
@@ -65,18 +65,26 @@ def our_type(t: ov.Type) -> Type:
 
 
 def to_ov_tensor(array: np.ndarray, element_type: Type) -> ov.Tensor:
-    """An OpenVINO tensor sharing ``array``'s memory when it is contiguous (a copy otherwise)."""
-    arr = array if array.flags.c_contiguous else np.array(array, order="C")  # (ascontiguousarray makes 0-d 1-d)
+    """An OpenVINO-owned tensor holding a copy of ``array``'s values.
+
+    Never numpy's memory: OpenVINO may drop a tensor on one of its own threads (the CPU plugin
+    keeps a stream's last input until the stream's thread ends), and dropping a tensor that
+    wraps a numpy array there needs the GIL, which deadlocks when the thread holding the GIL is
+    joining that thread (seen in CI: MainThread in ~CompiledModel -> ~CPUStreamsExecutor ->
+    std::thread::join, an OpenVINO thread waiting for the GIL inside pyopenvino)."""
+    tensor = ov.Tensor(ov_type(element_type), list(array.shape))
+    fill_ov_tensor(tensor, array, element_type)
+    return tensor
+
+
+def fill_ov_tensor(tensor: ov.Tensor, array: np.ndarray, element_type: Type) -> None:
+    """Copy ``array``'s values into the OpenVINO tensor of the same shape (bf16 as its bits)."""
+    if not array.size:
+        return
+    target = tensor.data
     if element_type == Type.bf16:
-        tensor = ov.Tensor(ov.Type.bf16, list(arr.shape))
-        if arr.size:
-            tensor.data.view(np.uint16).reshape(arr.shape)[...] = arr.view(np.uint16)
-        return tensor
-    if arr.ndim == 0:
-        tensor = ov.Tensor(ov_type(element_type), [])
-        tensor.data[...] = arr
-        return tensor
-    return ov.Tensor(arr, shared_memory=True)
+        target, array = target.view(np.uint16), array.view(np.uint16)
+    target.reshape(array.shape)[...] = array
 
 
 def zero_tensor(element_type: Type, shape: tuple[int, ...]) -> ov.Tensor:
