@@ -37,6 +37,8 @@ class UnaryOp(OpRun):
 
     transcendental: ClassVar[bool] = True
     single_precision: ClassVar[bool] = True
+    #: Arrays of the input's size ``compute`` keeps alive at once (sets the block size).
+    temporaries: ClassVar[int] = 2
 
     def __init__(self, node: Node) -> None:
         super().__init__(node)
@@ -57,14 +59,16 @@ class UnaryOp(OpRun):
         raise NotImplementedError(f"{type(self).__name__} does not implement compute")
 
     def _compute_chunked(self, x: np.ndarray) -> np.ndarray:
-        """``compute`` (elementwise by definition) over blocks of :data:`CHUNK` elements: a formula
+        """``compute`` (elementwise by definition) over blocks of :meth:`chunk` elements: a formula
         of several numpy passes then runs in cache instead of streaming the whole tensor through
         memory once per pass (Sigmoid on 1M floats: 3.5 ms as one block). With intra-op threads
         (:mod:`reference_plugin._parallel`) a tensor of :data:`PARALLEL_MIN` elements per thread
-        or more is split over them. Same values as one call."""
+        or more shares its blocks among them. Same values as one call."""
+        chunk = self.chunk()
         n = threads()
-        chunk = CHUNK if n == 1 else min(CHUNK, max(PARALLEL_MIN, -(-x.size // n)))
-        if x.size <= (2 * chunk if n == 1 else chunk):
+        if n > 1 and x.size < n * PARALLEL_MIN:
+            n = 1
+        if x.size <= 2 * chunk:
             return self.compute(x)
         flat = np.ascontiguousarray(x).reshape(-1)
         dtype = self._out_dtypes.get(flat.dtype)
@@ -76,8 +80,14 @@ class UnaryOp(OpRun):
             for start in starts:
                 out[start:start + chunk] = self.compute(flat[start:start + chunk])
 
-        map_parts(part, range(0, flat.size, chunk))
+        map_parts(part, range(0, flat.size, chunk), n)
         return out.reshape(x.shape)
+
+    def chunk(self) -> int:
+        """Elements per block: :data:`CHUNK` for a formula keeping two arrays alive, less for
+        one keeping more (:attr:`temporaries`), so all of them stay in the L2 cache (Gelu, eight
+        arrays, over 128K floats: 1.7 ms in one block of 128K, 0.8 ms in blocks of 32K)."""
+        return max(1 << 12, CHUNK * 2 // max(2, self.temporaries))
 
 
 #: Elements per block of a chunked elementwise computation (float32 in

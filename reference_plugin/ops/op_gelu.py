@@ -72,6 +72,7 @@ def gelu_erf_f32(x: np.ndarray) -> np.ndarray:
 
 @register_op("Gelu", since=2)
 class Gelu2(UnaryOp):
+    temporaries = 8  # ax, t, p, hi, lo, cross, q, y
     def compute(self, x: np.ndarray) -> np.ndarray:
         if x.dtype == np.float32:
             return gelu_erf_f32(x)

@@ -172,10 +172,10 @@ def test_unary_kernels_split_over_threads_give_the_same_values(op: str, size: in
     data = (np.random.default_rng(size).standard_normal(size) * 10).astype(np.float32)
     program = Program(model, Type.f32)
     kernel = next(s.kernel for s in program.steps if s.node.friendly_name == "y")
-    splits: list[int] = []
+    splits: list[int | None] = []  # the threads each chunked computation was given
 
     def spy(fn: Any, items: Any, n: int | None = None) -> Any:
-        splits.append(len(items))
+        splits.append(n)
         return parallel.map_parts(fn, items, n)
 
     monkeypatch.setattr(_chunk_unary, "map_parts", spy)
@@ -184,4 +184,6 @@ def test_unary_kernels_split_over_threads_give_the_same_values(op: str, size: in
         two = program.run([data], {}, threads=2)[0]
         whole = kernel.compute(data)
     assert _same(one, two) and np.array_equal(one[0], whole)
-    assert (max(splits, default=0) >= 2) == (size > _chunk_unary.PARALLEL_MIN)
+    # chunked when above two blocks; on two threads only from PARALLEL_MIN elements per thread
+    assert bool(splits) == (size > 2 * kernel.chunk())
+    assert (2 in splits) == (size >= 2 * _chunk_unary.PARALLEL_MIN)
