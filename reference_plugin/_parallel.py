@@ -70,6 +70,16 @@ def using(n: int) -> Iterator[None]:
         _threads.reset(token)
 
 
+def _forget_pool() -> None:
+    """In a forked child: the parent's pool threads do not exist there, so start a new pool."""
+    global _pool, _lock
+    _pool, _lock = None, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool)
+
+
 def _executor() -> ThreadPoolExecutor:
     global _pool
     with _lock:

@@ -61,3 +61,23 @@ def test_pool_threads_ignore_floating_point_warnings() -> None:
         with np.errstate(all="ignore"):
             out = parallel.map_parts(lambda g: np.exp(big), range(4), 2)
     assert all(np.isinf(o).all() for o in out)
+
+
+@pytest.mark.skipif(not hasattr(parallel.os, "fork"), reason="needs fork")
+def test_a_forked_child_gets_its_own_pool() -> None:
+    """The parent's pool threads do not survive fork(): a child splitting work must not wait on them."""
+    import os
+
+    assert parallel.map_parts(lambda g: list(g), range(4), 2) == [[0, 1], [2, 3]]  # the parent's pool exists
+    pid = os.fork()
+    if pid == 0:  # the child: exit 0 only when the split completes
+        code = 1
+        try:
+            done = threading.Event()
+            threading.Thread(target=lambda: (parallel.map_parts(lambda g: list(g), range(4), 2), done.set()),
+                             daemon=True).start()
+            code = 0 if done.wait(10) else 3
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
