@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -61,3 +61,12 @@ class BinaryOp(OpRun):
 
     def compute(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         raise NotImplementedError(f"{type(self).__name__} does not implement compute")
+
+    def float_block_runner(self) -> Callable[[np.ndarray, np.ndarray], np.ndarray] | None:
+        """What ``run_trusted`` computes for f32/f64 inputs of this kernel's own type whose shapes
+        are known to broadcast, without its per-call conversions and checks (for chains), or None
+        when this kernel's run is not this class's (a subclass overriding ``_run``)."""
+        if type(self)._run is not BinaryOp._run or self.t.name not in ("f32", "f64") or self.out_t != self.t:
+            return None
+        out, compute = self.out_t.to_dtype(), self.compute
+        return lambda a, b: np.asarray(compute(a, b)).astype(out, copy=False)

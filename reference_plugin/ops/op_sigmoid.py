@@ -33,6 +33,7 @@ def sigmoid(x: np.ndarray) -> np.ndarray:
 
 @register_op("Sigmoid", since=1)
 class Sigmoid(UnaryOp):
+    float_run_is_base = True  # _run below differs only for integer inputs
     def _run(self, x: np.ndarray) -> tuple[np.ndarray, ...]:
         if self.t.is_integral_number():
             return ((x > 0).astype(x.dtype),)
