@@ -5,7 +5,7 @@
 Needs ``pip install -e '.[benchmarks]'`` (openvino, onnx, threadpoolctl). The anchor models are the
 ones ``ovconform bench`` runs (``ovconform.bench.models.ANCHORS``); their ONNX twins come from
 ``to_onnx.py``. For every anchor model it
-times, round-robin so machine noise hits every runtime alike: REFERENCE (LATENCY hint), OpenVINO
+times, in rounds over every runtime (blocks of calls) so machine noise hits every runtime alike: REFERENCE (LATENCY hint), OpenVINO
 CPU f32 with 1 thread and with its default threads (both reading OUR IR v11), and onnx.reference
 on the equivalent ONNX model. It checks that the outputs agree (REFERENCE vs OpenVINO f32 within
 the op tolerances' scale, onnx.reference likewise), prints a table of medians and ratios with the
@@ -101,11 +101,13 @@ def _agree(got: list[np.ndarray], want: list[np.ndarray]) -> float:
     return worst
 
 
-def time_models(names: list[str], repeats: int, warmup: int = 3, settle: int = 3) -> dict[str, Any]:
-    """Median times in one interleaved run: every round times each runtime of each model once,
-    after ``settle`` untimed calls of that same runtime (so the previous runtime's worker threads,
-    which OpenBLAS and OpenVINO keep spinning for a while, and its cache contents do not land on
-    the next runtime's clock)."""
+def time_models(names: list[str], repeats: int, warmup: int = 3, settle: int = 3, block: int = 5) -> dict[str, Any]:
+    """Median times in one interleaved run: rounds go over every runtime of every model, and in
+    each round a runtime makes ``settle`` untimed calls and then ``block`` timed ones (``repeats``
+    timed calls in all). Rounds spread machine noise over every runtime alike; blocks keep the
+    previous runtime's leftovers (OpenBLAS and OpenVINO worker threads still spinning, its cache
+    contents) off most timed calls: measured with one timed call per turn, REFERENCE's eltwise
+    (two intra-op threads) timed 8.4 ms right after onnx.reference's attention, 6.6 ms alone."""
     runners: dict[str, dict[str, Callable[[], list[np.ndarray]]]] = {}
     agreement: dict[str, dict[str, float]] = {}
     for name in names:
@@ -122,14 +124,15 @@ def time_models(names: list[str], repeats: int, warmup: int = 3, settle: int = 3
             for run in runners[name].values():
                 run()
     times: dict[str, dict[str, list[float]]] = {n: {rt: [] for rt in RUNTIMES} for n in names}
-    for _ in range(repeats):  # interleaved: every runtime of every model once per round
+    for _ in range(max(1, -(-repeats // block))):  # rounds, interleaved over runtimes and models
         for name in names:
             for rt in RUNTIMES:
                 for _ in range(settle):
                     runners[name][rt]()
-                t0 = time.perf_counter()
-                runners[name][rt]()
-                times[name][rt].append((time.perf_counter() - t0) * 1e3)
+                for _ in range(block):
+                    t0 = time.perf_counter()
+                    runners[name][rt]()
+                    times[name][rt].append((time.perf_counter() - t0) * 1e3)
     medians = {n: {rt: statistics.median(ts) for rt, ts in by_rt.items()} for n, by_rt in times.items()}
     return {"medians_ms": medians, "agreement_rel_err_vs_openvino": agreement,
             "samples_ms": times}
@@ -213,8 +216,9 @@ def environment() -> dict[str, Any]:
 def _markdown(doc: dict[str, Any], table: str) -> str:
     r, env, tp = doc["ratios"], doc["environment"], doc["cnn_throughput"]
     lines = [f"# REFERENCE speed against its anchors ({doc['when']})", "",
-             "Made by `python benchmarks/run_anchors.py` (medians of interleaved runs, "
-             f"{doc['repeats']} repeats; ratios from one run).", "", table, "",
+             "Made by `python benchmarks/run_anchors.py` (medians of "
+             f"{doc['repeats']} timed calls per runtime, in rounds over every runtime and model, each "
+             f"turn {doc['settle']} untimed calls then {doc['block']} timed; ratios from one run).", "", table, "",
              f"- geomean REFERENCE / OpenVINO-CPU-f32-1-thread: **{r['geomean_reference_over_openvino_1_thread']:.2f}**"
              " (target <= 2.0)",
              f"- geomean onnx.reference / REFERENCE: **{r['geomean_onnx_reference_over_reference']:.2f}**"
@@ -241,14 +245,15 @@ def main(argv: list[str] | None = None) -> int:
     # 3, not 1: with one settle call the previous runtime's spinning threads still landed on the
     # clock (OpenVINO with its default threads timed slower than with one: eltwise 9.3 vs 8.9 ms;
     # with 3: 5.3 vs 8.7, and every runtime faster)
-    parser.add_argument("--settle", type=int, default=3, help="untimed calls before each timed one (default 3)")
+    parser.add_argument("--settle", type=int, default=3, help="untimed calls before each block (default 3)")
+    parser.add_argument("--block", type=int, default=5, help="timed calls per runtime per round (default 5)")
     parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "anchors.json"))
     args = parser.parse_args(argv)
     names = [n for n in args.models.split(",") if n]
     unknown = [n for n in names if n not in MODELS]
     if unknown:
         parser.error(f"unknown model(s) {unknown}; known: {list(MODELS)}")
-    result = time_models(names, args.repeats, settle=args.settle)
+    result = time_models(names, args.repeats, settle=args.settle, block=args.block)
     med = result["medians_ms"]
     from tabulate import tabulate
 
@@ -288,6 +293,7 @@ def main(argv: list[str] | None = None) -> int:
     env["reference_blas_after_run"] = blas_info()
     print(f"BLAS: {env['blas']} (REFERENCE sets cores // streams threads per inference)")
     doc = {"when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "repeats": args.repeats, "settle": args.settle,
+           "block": args.block,
            "environment": env, "medians_ms": med, "ratios": ratios,
            "agreement_rel_err_vs_openvino": result["agreement_rel_err_vs_openvino"],
            "agree_within": AGREE_RTOL, "cnn_throughput": tp}
