@@ -4,8 +4,8 @@
 
 Needs ``pip install -e '.[benchmarks]'`` (openvino, onnx, threadpoolctl). The anchor models are the
 ones ``ovconform bench`` runs (``ovconform.bench.models.ANCHORS``); their ONNX twins come from
-``to_onnx.py``. For every anchor model it
-times, in rounds over every runtime (blocks of calls) so machine noise hits every runtime alike: REFERENCE (LATENCY hint), OpenVINO
+``to_onnx.py``. For every anchor model it times, in rounds over every runtime (blocks of
+calls) so machine noise hits every runtime alike: REFERENCE (LATENCY hint), OpenVINO
 CPU f32 with 1 thread and with its default threads (both reading OUR IR v11), and onnx.reference
 on the equivalent ONNX model. It checks that the outputs agree (REFERENCE vs OpenVINO f32 within
 the op tolerances' scale, onnx.reference likewise), prints a table of medians and ratios with the
