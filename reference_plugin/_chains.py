@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ovconform.ir import Node, Type
-from reference_plugin._parallel import BLOCK_BYTES, map_parts
+from reference_plugin._parallel import BLOCK_BYTES, map_shared
 from reference_plugin.ops import RunContext
 from reference_plugin.ops._common_binary import BinaryOp
 from reference_plugin.ops._common_unary import UnaryOp
@@ -88,17 +88,17 @@ class Chain:
     def run(self, x: np.ndarray, ctx: RunContext, timings: list[Any] | None) -> np.ndarray:
         out = np.empty(self.shape, self.dtype)
         if timings is None:
-            def part(blocks: Sequence[tuple[slice, ...]]) -> None:
+            def part(blocks: Iterable[tuple[slice, ...]]) -> None:
                 for picks in blocks:
                     value = x[picks]
                     for link in self.links:
                         value = link.run(value, picks, ctx)
                     out[picks] = value
 
-            map_parts(part, self.blocks)
+            map_shared(part, self.blocks)
             return out
 
-        def timed(blocks: Sequence[tuple[slice, ...]]) -> list[list[float]]:
+        def timed(blocks: Iterable[tuple[slice, ...]]) -> list[list[float]]:
             spent = [[0.0, 0.0] for _ in self.links]
             for picks in blocks:
                 value = x[picks]
@@ -110,7 +110,7 @@ class Chain:
                 out[picks] = value
             return spent
 
-        parts = map_parts(timed, self.blocks)
+        parts = map_shared(timed, self.blocks)
         for i, link in enumerate(self.links):
             # elapsed: each thread's time averaged over the threads (so the members' counters
             # still add up to about the chain's wall time); CPU: the threads' sum

@@ -2,7 +2,8 @@
 
 A stream gets ``cores // streams`` cores (:mod:`reference_plugin._blas`): BLAS uses them inside a
 matmul, and the block-wise elementwise code (chains, chunked unary kernels) uses them through
-:func:`map_parts`, which runs contiguous groups of independent blocks on the calling thread and on
+:func:`map_shared` (threads take blocks from one shared counter) or :func:`map_parts`
+(contiguous groups of blocks), on the calling thread and on
 a process-wide pool of ``cores - 1`` threads. numpy releases the GIL inside each ufunc loop, so
 large blocks overlap well (np.tanh over 128K float32 elements: 1.7x on 2 threads); small blocks
 do not (8K elements: 0.8x), hence the sizes below.
@@ -15,16 +16,17 @@ are the same whatever the split: each block is computed by the same code on the 
 from __future__ import annotations
 
 import contextvars
+import itertools
 import os
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import numpy as np
 
-__all__ = ["BLOCK_BYTES", "map_parts", "threads", "using"]
+__all__ = ["BLOCK_BYTES", "map_parts", "map_shared", "threads", "using"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -117,3 +119,20 @@ def map_parts(fn: Callable[[Sequence[T]], R], items: Sequence[T], n: int | None 
         if error is not None:
             raise error
     return [first, *(f.result() for f in futures)]
+
+
+def map_shared(fn: Callable[[Iterable[T]], R], items: Sequence[T], n: int | None = None) -> list[R]:
+    """``fn`` on ``n`` (default :func:`threads`) threads at once, each given an iterator that
+    hands out ``items`` one at a time from one shared counter, so a thread slowed down (by another
+    process's thread spinning on its core, say) simply takes fewer items; one result per thread.
+    Every item goes to exactly one thread, in no fixed order: ``fn`` must not depend on it."""
+    n = min(threads() if n is None else n, len(items))
+    if n <= 1:
+        return [fn(items)]
+    counter = itertools.count()  # next() on it is atomic under the GIL
+
+    def claim() -> Iterator[T]:
+        while (i := next(counter)) < len(items):
+            yield items[i]
+
+    return map_parts(lambda _: fn(claim()), range(n), n)

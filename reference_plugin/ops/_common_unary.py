@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 from numpy.polynomial import chebyshev as _cheb
 
 from ovconform.ir import Type
-from reference_plugin._parallel import BLOCK_BYTES, map_parts, threads
+from reference_plugin._parallel import BLOCK_BYTES, map_shared, threads
 from reference_plugin.ops._base import OpRun
 from reference_plugin.ops._common_types import (
     compute_float_dtype,
@@ -94,11 +94,11 @@ class UnaryOp(OpRun):
             dtype = self._out_dtypes[flat.dtype] = np.asarray(self.compute(flat[:1])).dtype
         out = np.empty(flat.size, dtype)
 
-        def part(starts: Sequence[int]) -> None:
+        def part(starts: Iterable[int]) -> None:
             for start in starts:
                 out[start:start + chunk] = self.compute(flat[start:start + chunk])
 
-        map_parts(part, range(0, flat.size, chunk), n)
+        map_shared(part, range(0, flat.size, chunk), n)
         return out.reshape(x.shape)
 
     def chunk(self) -> int:

@@ -176,9 +176,9 @@ def test_unary_kernels_split_over_threads_give_the_same_values(op: str, size: in
 
     def spy(fn: Any, items: Any, n: int | None = None) -> Any:
         splits.append(n)
-        return parallel.map_parts(fn, items, n)
+        return parallel.map_shared(fn, items, n)
 
-    monkeypatch.setattr(_chunk_unary, "map_parts", spy)
+    monkeypatch.setattr(_chunk_unary, "map_shared", spy)
     with np.errstate(all="ignore"):
         one = program.run([data], {}, threads=1)[0]
         two = program.run([data], {}, threads=2)[0]

@@ -81,3 +81,24 @@ def test_a_forked_child_gets_its_own_pool() -> None:
             os._exit(code)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_shared_items_go_to_exactly_one_thread_and_a_slow_thread_takes_fewer() -> None:
+    taken: dict[str, list[int]] = {}
+    lock = threading.Lock()
+
+    def fn(items: object) -> int:
+        name = threading.current_thread().name
+        count = 0
+        for item in items:  # type: ignore[attr-defined]
+            if name != threading.main_thread().name:
+                time.sleep(0.02)  # the pool's thread is slow
+            with lock:
+                taken.setdefault(name, []).append(item)
+            count += 1
+        return count
+
+    counts = parallel.map_shared(fn, list(range(40)), 2)
+    assert sorted(x for items in taken.values() for x in items) == list(range(40)) and sum(counts) == 40
+    assert counts[0] > counts[1]  # the caller's (fast) thread took more
+    assert parallel.map_shared(lambda items: list(items), [1, 2, 3], 1) == [[1, 2, 3]]
