@@ -35,7 +35,8 @@ R = TypeVar("R")
 def _l2_bytes() -> int:
     """The L2 cache of CPU 0 in bytes (Linux sysfs), 1 MiB where it cannot be read."""
     try:
-        text = open("/sys/devices/system/cpu/cpu0/cache/index2/size").read().strip().upper()
+        with open("/sys/devices/system/cpu/cpu0/cache/index2/size") as f:
+            text = f.read().strip().upper()
     except OSError:
         return 1 << 20
     scale = {"K": 1 << 10, "M": 1 << 20}.get(text[-1:], 1)
