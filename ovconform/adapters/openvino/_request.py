@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import threading
 import time
-import weakref
-from collections.abc import Callable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -96,11 +94,12 @@ class OVSyncInferRequest(SyncInferRequest):
             self._ov = compiled_model.ov_compiled.create_infer_request()
         except Exception as e:  # noqa: BLE001 - OpenVINO raises RuntimeError
             raise translate(e, f"device {compiled_model.device_name!r}: create_infer_request", InferError) from e
-        self._on_done: Task | None = None
+        self._on_done: tuple[int, Task] | None = None  # (run number, what finishes that run)
+        self._runs = 0
         self._after_cancel = False
         self._bound: dict[int, tuple[Any, Any]] = {}  # port -> ((shape, type), its OpenVINO tensor)
         self._armed = threading.Lock()
-        self._ov.set_callback(_weak_callback(weakref.ref(self)), None)  # no cycle through OpenVINO
+        # no completion callback is given to OpenVINO (see _await_run)
         super().__init__(compiled_model)
         self._bind_static_outputs()
 
@@ -123,21 +122,41 @@ class OVSyncInferRequest(SyncInferRequest):
     def ov_request(self) -> Any:
         return self._ov
 
-    # -- OpenVINO's completion callback ---------------------------------------------------------
+    # -- completion ---------------------------------------------------------------------------------
     def arm(self, on_done: Task) -> None:
         """Call ``on_done`` (once, on a new thread) when the next OpenVINO run completes."""
         with self._armed:
-            self._on_done = on_done
+            self._runs += 1
+            self._on_done = (self._runs, on_done)
 
     def disarm(self) -> None:
         with self._armed:
             self._on_done = None
 
-    def _ov_callback(self, _userdata: Any) -> None:
+    def _claim(self, run: int | None = None) -> Task | None:
+        """Take what finishes the armed run (only if it is run ``run``, when given): whoever
+        claims it first (the waiting thread or a cancel) finishes the run, once."""
         with self._armed:
-            on_done, self._on_done = self._on_done, None
+            if self._on_done is None or (run is not None and self._on_done[0] != run):
+                return None
+            on_done, self._on_done = self._on_done[1], None
+            return on_done
+
+    def _await_run(self, run: int) -> None:
+        """Wait for OpenVINO's run to end (the GIL released), then finish ours.
+
+        OpenVINO gets no Python callback: it destroys its copy of a request's callback on its
+        own thread after the run, which needs the GIL, and that deadlocked the process whenever
+        the thread holding the GIL was destroying the compiled model at that moment (CI, twice:
+        MainThread in ~CompiledModel -> ~CPUStreamsExecutor -> std::thread::join, an OpenVINO
+        thread waiting for the GIL inside pyopenvino)."""
+        try:
+            self._ov.wait()
+        except Exception:  # noqa: BLE001, S110 - the run's error is raised by the wait stage on_done runs
+            pass
+        on_done = self._claim(run)
         if on_done is not None:
-            threading.Thread(target=on_done, name="ovconform-openvino-completion", daemon=True).start()
+            on_done()
 
     # -- stages ---------------------------------------------------------------------------------
     def _where(self, what: str) -> str:
@@ -167,6 +186,11 @@ class OVSyncInferRequest(SyncInferRequest):
             self._settled(self._ov.start_async)
         except Exception as e:  # noqa: BLE001
             raise translate(e, self._where("start_async"), InferError) from e
+        with self._armed:
+            run = self._on_done[0] if self._on_done is not None else None
+        if run is not None:
+            threading.Thread(target=self._await_run, args=(run,), name="ovconform-openvino-completion",
+                             daemon=True).start()
 
     def _wait_pipeline(self) -> None:
         deadline = time.monotonic() + _SETTLE_S
@@ -219,7 +243,9 @@ class OVSyncInferRequest(SyncInferRequest):
             self._ov.cancel()
         except Exception:  # noqa: BLE001, S110 - cancelling an idle request may refuse; nothing to stop
             pass
-        self._ov_callback(None)  # OpenVINO calls no callback for a cancelled run: finish it here
+        on_done = self._claim()  # finish the cancelled run now (OpenVINO's wait may not return for it)
+        if on_done is not None:
+            threading.Thread(target=on_done, name="ovconform-openvino-completion", daemon=True).start()
 
     def get_profiling_info(self) -> list[ProfilingInfo]:
         """OpenVINO's counters, as OpenVINO answers (with PERF_COUNT off, whatever the device
@@ -238,15 +264,6 @@ class OVSyncInferRequest(SyncInferRequest):
 
     def _create_states(self) -> list[VariableState]:
         return [OVVariableState(s) for s in self._ov.query_state()]
-
-
-def _weak_callback(ref: weakref.ReferenceType[OVSyncInferRequest]) -> Callable[[Any], None]:
-    def callback(userdata: Any) -> None:
-        request = ref()
-        if request is not None:
-            request._ov_callback(userdata)
-
-    return callback
 
 
 def _delta(value: Any) -> timedelta:
