@@ -287,9 +287,6 @@ class ReferenceCompiledModel(CompiledModel):
     def get_property(self, name: str) -> Any:
         if name == P.SUPPORTED_PROPERTIES:
             return {**dict.fromkeys(RP.COMPILED_RO, "RO"), **dict.fromkeys(RP.COMPILED_RW, "RW")}
-        if name == P.OPTIMAL_NUMBER_OF_INFER_REQUESTS and self._workers is not None:
-            # two requests per worker: one computes while the other's stages and callback run here
-            return 2 * int(self.config.get(P.NUM_STREAMS))
         return super().get_property(name)
 
     # -- export and runtime model ---------------------------------------------------------------
