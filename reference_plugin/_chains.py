@@ -133,7 +133,8 @@ def _blocks(shape: tuple[int, ...]) -> list[tuple[slice, ...]]:
     return out
 
 
-def _shape(node: Node) -> tuple[int, ...] | None:
+def static_shape(node: Node) -> tuple[int, ...] | None:
+    """The static shape of ``node``'s output 0, None when it is not static."""
     ps = node.get_output_partial_shape(0)
     return tuple(ps.to_shape()) if ps.is_static else None
 
@@ -143,7 +144,8 @@ def _member(step: Step, source: tuple[int, int], fixed: Callable[[Node], np.ndar
     """``(position of the chain input, constant or None)`` when ``step`` can extend a chain whose
     value is output ``source`` of a node, else None."""
     node, kernel = step.node, step.kernel
-    if step.rounds or node.get_output_size() != 1 or node.get_output_element_type(0) != et or _shape(node) != shape:
+    if step.rounds or node.get_output_size() != 1 or node.get_output_element_type(0) != et \
+            or static_shape(node) != shape:
         return None
     ins = node.input_values()
     if isinstance(kernel, UnaryOp) and len(ins) == 1:
@@ -189,7 +191,7 @@ def find_chains(steps: Sequence[Step], readers: dict[tuple[int, int], int]) -> l
         if index in taken or step.fixed is not None or step.param_index is not None:
             continue
         et, shape = (step.node.get_output_element_type(0) if step.node.get_output_size() == 1 else None,
-                     _shape(step.node) if step.node.get_output_size() == 1 else None)
+                     static_shape(step.node) if step.node.get_output_size() == 1 else None)
         if et not in _TYPES or shape is None or math.prod(shape) < MIN_ELEMENTS or len(_blocks(shape)) < 2:
             continue
         ins = step.node.input_values()

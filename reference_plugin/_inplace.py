@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ovconform.ir import Node, Type
-from reference_plugin._chains import Chain
+from ovconform.ir import Type
+from reference_plugin._chains import Chain, static_shape
 
 if TYPE_CHECKING:
     from reference_plugin.compiled_model import Step
@@ -44,11 +44,11 @@ class InPlace:
 
     __slots__ = ("dtype", "kernel", "position", "producer", "shape", "source", "ufunc")
 
-    def __init__(self, step: Step, ufunc: Any, position: int, source: Any, node: Node) -> None:
+    def __init__(self, step: Step, ufunc: Any, position: int, source: Any, shape: tuple[int, ...]) -> None:
         self.kernel, self.ufunc, self.position, self.source = step.kernel, ufunc, position, source
         self.producer = source if isinstance(source, Chain) else source.kernel
-        self.dtype = node.get_output_element_type(0).to_dtype()
-        self.shape = tuple(node.get_output_partial_shape(0).to_shape())
+        self.dtype = step.node.get_output_element_type(0).to_dtype()
+        self.shape = shape
 
     def run(self, step: Step, values: list[Any]) -> tuple[np.ndarray, ...] | None:
         """The step's outputs computed in place, or None when this run cannot (run the kernel)."""
@@ -70,11 +70,6 @@ class InPlace:
         return (out,)
 
 
-def _static(node: Node) -> tuple[int, ...] | None:
-    ps = node.get_output_partial_shape(0)
-    return tuple(ps.to_shape()) if ps.is_static else None
-
-
 def plan_inplace(steps: Sequence[Step], readers: dict[tuple[int, int], int], chains: Sequence[Chain]) -> None:
     """Set ``step.inplace`` (an :class:`InPlace`) on every step that can run in place."""
     source_of: dict[tuple[int, int], Any] = {}
@@ -90,7 +85,7 @@ def plan_inplace(steps: Sequence[Step], readers: dict[tuple[int, int], int], cha
             continue
         if step.rounds or step.fixed is not None or node.get_output_size() != 1:
             continue
-        shape = _static(node)
+        shape = static_shape(node)
         if shape is None or node.get_output_element_type(0) not in _TYPES:
             continue
         if kind != "Result" and str(node.attrs.get("auto_broadcast", "numpy")).lower() not in ("numpy", "none"):
@@ -102,7 +97,7 @@ def plan_inplace(steps: Sequence[Step], readers: dict[tuple[int, int], int], cha
                 continue
             if source.get_element_type() != node.get_output_element_type(0):
                 continue
-            if source.get_partial_shape().is_dynamic or tuple(source.get_partial_shape().to_shape()) != shape:
+            if static_shape(source.node) != shape:  # (a source is output 0 of a one-output entry)
                 continue
-            step.inplace = InPlace(step, None if kind == "Result" else _UFUNCS[kind], position, entry, node)
+            step.inplace = InPlace(step, None if kind == "Result" else _UFUNCS[kind], position, entry, shape)
             break
