@@ -225,7 +225,7 @@ def test_runtime_model_carries_openvino_execution_info(core: Core) -> None:
 
 
 # -- requests -----------------------------------------------------------------------------------------
-def test_async_runs_call_back_from_openvino_threads(core: Core) -> None:
+def test_async_runs_call_back_off_the_caller_thread(core: Core) -> None:
     request = core.compile_model(relu_model(), CPU).create_infer_request()
     seen: list[tuple[Any, str]] = []
     request.set_callback(lambda error: seen.append((error, threading.current_thread().name)))
