@@ -54,20 +54,25 @@ class _Link:
     (the same computation; on two intra-op threads that Python work held the GIL: eltwise chain
     5.7 -> 4.4 ms)."""
 
-    __slots__ = ("constant", "fast", "index", "kernel", "position")
+    __slots__ = ("constant", "index", "into", "kernel", "position")
 
     def __init__(self, index: int, step: Step, position: int, constant: np.ndarray | None) -> None:
         self.index, self.kernel, self.position, self.constant = index, step.kernel, position, constant
-        runner = getattr(step.kernel, "float_block_runner", None)
-        self.fast: Callable[..., np.ndarray] | None = runner() if runner is not None else None
+        runner = getattr(step.kernel, "float_into_runner", None)
+        self.into: Callable[..., None] | None = runner() if runner is not None else None
 
-    def run(self, x: np.ndarray, picks: tuple[slice, ...], ctx: RunContext) -> np.ndarray:
-        if self.constant is None:
-            return self.fast(x) if self.fast is not None else self.kernel.run_trusted([x], ctx)[0]
-        c = self.constant
-        part = c[tuple(p if n > 1 else slice(None) for p, n in zip(picks, c.shape, strict=False))]
-        inputs = [x, part] if self.position == 0 else [part, x]
-        return self.fast(*inputs) if self.fast is not None else self.kernel.run_trusted(inputs, ctx)[0]
+    def run(self, x: np.ndarray, picks: tuple[slice, ...], ctx: RunContext, out: np.ndarray) -> None:
+        """This member on block ``picks``: its chain input is ``x``, its result goes to ``out``
+        (the chain output's block, which ``x`` may be)."""
+        inputs = [x]
+        if self.constant is not None:
+            c = self.constant
+            part = c[tuple(p if n > 1 else slice(None) for p, n in zip(picks, c.shape, strict=False))]
+            inputs = [x, part] if self.position == 0 else [part, x]
+        if self.into is not None:
+            self.into(*inputs, out)
+        else:
+            out[...] = self.kernel.run_trusted(inputs, ctx)[0]
 
 
 class Chain:
@@ -86,14 +91,18 @@ class Chain:
         return [link.index for link in self.links]
 
     def run(self, x: np.ndarray, ctx: RunContext, timings: list[Any] | None) -> np.ndarray:
+        """The chain's output (a new array): each block of it is written by the first member from
+        the input's block, then rewritten in place by each next member (in cache, and no array
+        per member and block)."""
         out = np.empty(self.shape, self.dtype)
         if timings is None:
             def part(blocks: Iterable[tuple[slice, ...]]) -> None:
                 for picks in blocks:
+                    block = out[picks]
                     value = x[picks]
                     for link in self.links:
-                        value = link.run(value, picks, ctx)
-                    out[picks] = value
+                        link.run(value, picks, ctx, block)
+                        value = block
 
             map_shared(part, self.blocks)
             return out
@@ -101,13 +110,14 @@ class Chain:
         def timed(blocks: Iterable[tuple[slice, ...]]) -> list[list[float]]:
             spent = [[0.0, 0.0] for _ in self.links]
             for picks in blocks:
+                block = out[picks]
                 value = x[picks]
                 for link, acc in zip(self.links, spent, strict=True):
                     wall, cpu = time.perf_counter(), time.thread_time()
-                    value = link.run(value, picks, ctx)
+                    link.run(value, picks, ctx, block)
                     acc[0] += time.perf_counter() - wall
                     acc[1] += time.thread_time() - cpu
-                out[picks] = value
+                    value = block
             return spent
 
         parts = map_shared(timed, self.blocks)

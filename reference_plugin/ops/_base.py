@@ -34,6 +34,15 @@ class RunContext:
     updates: dict[str, np.ndarray] = field(default_factory=dict)
 
 
+def defined_together(cls: type, method: str, partner: str) -> bool:
+    """True when the class that defines ``cls``'s ``method`` also defines ``partner`` (so a
+    subclass that overrides ``compute`` but not ``compute_into`` is not bypassed by it)."""
+    for klass in cls.__mro__:
+        if method in klass.__dict__:
+            return partner in klass.__dict__
+    return False
+
+
 class OpRun:
     """Base class of every kernel: subclasses override ``_run`` (and usually ``__init__``).
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ovconform.errors import InferError
-from reference_plugin.ops._base import OpRun
+from reference_plugin.ops._base import OpRun, defined_together
 from reference_plugin.ops._common_types import from_compute, to_compute
 
 if TYPE_CHECKING:
@@ -70,3 +70,19 @@ class BinaryOp(OpRun):
             return None
         out, compute = self.out_t.to_dtype(), self.compute
         return lambda a, b: np.asarray(compute(a, b)).astype(out, copy=False)
+
+    def float_into_runner(self) -> Callable[[np.ndarray, np.ndarray, np.ndarray], None] | None:
+        """``runner(a, b, out)``: what :meth:`float_block_runner` computes, written into ``out``
+        (an array of the result's shape and dtype, which may be one of the inputs), or None when
+        there is no block runner. A kernel whose class defines ``compute_into`` next to its
+        ``compute`` writes ``out`` directly; any other copies its block runner's result."""
+        runner = self.float_block_runner()
+        if runner is None:
+            return None
+        if defined_together(type(self), "compute", "compute_into"):
+            return self.compute_into
+
+        def copy_into(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
+            out[...] = runner(a, b)
+
+        return copy_into

@@ -11,7 +11,7 @@ from numpy.polynomial import chebyshev as _cheb
 
 from ovconform.ir import Type
 from reference_plugin._parallel import BLOCK_BYTES, map_shared, threads
-from reference_plugin.ops._base import OpRun
+from reference_plugin.ops._base import OpRun, defined_together
 from reference_plugin.ops._common_types import (
     compute_float_dtype,
     float_to_int,
@@ -75,6 +75,25 @@ class UnaryOp(OpRun):
         dtype = compute_float_dtype(self.t) if self.single_precision else np.float64
         chunked = self._compute_chunked
         return lambda x: np.asarray(chunked(x.astype(dtype, copy=False))).astype(out, copy=False)
+
+    def float_into_runner(self) -> Callable[[np.ndarray, np.ndarray], None] | None:
+        """``runner(x, out)``: what :meth:`float_block_runner` computes, written into ``out`` (an
+        array of ``x``'s shape and dtype, which may be ``x`` itself), or None when there is no
+        block runner. A kernel whose class defines ``compute_into`` next to its ``compute``, and
+        that computes in its own dtype, writes ``out`` directly (no new array); any other copies
+        its block runner's result into ``out``."""
+        runner = self.float_block_runner()
+        if runner is None:
+            return None
+        own_dtype = not self.transcendental or (
+            (compute_float_dtype(self.t) if self.single_precision else np.float64) == self.out_t.to_dtype())
+        if own_dtype and defined_together(type(self), "compute", "compute_into"):
+            return self.compute_into
+
+        def copy_into(x: np.ndarray, out: np.ndarray) -> None:
+            out[...] = runner(x)
+
+        return copy_into
 
     def _compute_chunked(self, x: np.ndarray) -> np.ndarray:
         """``compute`` (elementwise by definition) over blocks of :meth:`chunk` elements: a formula

@@ -24,11 +24,17 @@ def sigmoid(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x)
     if x.ndim == 0:  # scalar arithmetic would return numpy scalars, which take no out=
         return sigmoid(x.reshape(1)).reshape(())
-    out = np.negative(x)
+    out = np.empty_like(x)
+    sigmoid_into(x, out)
+    return out
+
+
+def sigmoid_into(x: np.ndarray, out: np.ndarray) -> None:
+    """:func:`sigmoid` of ``x`` written into ``out`` (which may be ``x``): the same passes."""
+    np.negative(x, out=out)
     np.exp(out, out=out)
     out += 1
     np.divide(1, out, out=out)
-    return out
 
 
 @register_op("Sigmoid", since=1)
@@ -41,3 +47,6 @@ class Sigmoid(UnaryOp):
 
     def compute(self, x: np.ndarray) -> np.ndarray:
         return sigmoid(x)
+
+    def compute_into(self, x: np.ndarray, out: np.ndarray) -> None:
+        sigmoid_into(x, out)

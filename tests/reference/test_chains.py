@@ -187,3 +187,86 @@ def test_unary_kernels_split_over_threads_give_the_same_values(op: str, size: in
     # chunked when above two blocks; on two threads only from PARALLEL_MIN elements per thread
     assert bool(splits) == (size > 2 * kernel.chunk())
     assert (2 in splits) == (size >= 2 * _chunk_unary.PARALLEL_MIN)
+
+
+def _into_kernels() -> list[tuple[str, int]]:
+    """Every registered elementwise kernel class that defines its own ``compute_into``."""
+    from reference_plugin.ops import load_op, registered_ops
+
+    return [(t, v) for t, versions in registered_ops().items() for v in versions
+            if "compute_into" in load_op(t, v).__dict__]
+
+
+def _elementwise_node(op_type: str, et: Type, shape: list[int]) -> Any:
+    x = ops.parameter(shape, et, "x")
+    if op_type in ("Add", "Subtract", "Multiply", "Maximum", "Minimum"):
+        return getattr(ops, {"Add": "add", "Subtract": "subtract", "Multiply": "multiply", "Maximum": "maximum",
+                             "Minimum": "minimum"}[op_type])(x, ops.parameter(shape, et, "y"))
+    return getattr(ops, {"Relu": "relu", "Sigmoid": "sigmoid", "Tanh": "tanh", "Exp": "exp", "Abs": "abs",
+                         "Negative": "negative"}[op_type])(x)
+
+
+def test_the_kernels_writing_in_place_are_the_ones_the_chains_expect() -> None:
+    assert sorted(t for t, _ in _into_kernels()) == sorted(
+        ["Abs", "Add", "Exp", "Maximum", "Minimum", "Multiply", "Negative", "Relu", "Sigmoid", "Subtract", "Tanh"])
+
+
+@pytest.mark.parametrize("et", [Type.f32, Type.f64], ids=str)
+@pytest.mark.parametrize("op_type", [t for t, _ in _into_kernels()])
+def test_compute_into_writes_what_compute_returns(op_type: str, et: Type) -> None:
+    """Bit for bit, into a separate array and into the input itself, over normal values, both
+    infinities, NaN, zeros of both signs and the ends of the range."""
+    from reference_plugin.ops import make_kernel
+
+    dtype = et.to_dtype()
+    special = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-40, -1e-40, 88.8, -88.8, 800, -800], dtype)
+    rng = np.random.default_rng(1)
+    values = [np.concatenate([special, rng.standard_normal(245).astype(dtype) * 10]) for _ in range(2)]
+    kernel = make_kernel(_elementwise_node(op_type, et, [256]))
+    runner = kernel.float_into_runner()
+    assert runner == kernel.compute_into, "the kernel's own compute_into is not the chain's runner"
+    with np.errstate(all="ignore"):
+        want = kernel.run_trusted(values[:kernel.n_inputs], None)[0]
+        out = np.full_like(values[0], 7)
+        runner(*values[:kernel.n_inputs], out)
+        assert np.array_equal(out, want, equal_nan=True) and out.dtype == want.dtype
+        inputs = [v.copy() for v in values[:kernel.n_inputs]]
+        runner(*inputs, inputs[0])  # in place: the chains' case
+        assert np.array_equal(inputs[0], want, equal_nan=True)
+
+
+def test_a_kernel_overriding_compute_is_not_bypassed_by_its_base_compute_into() -> None:
+    """A subclass (a derived device's kernel, say) that redefines ``compute`` alone gets the
+    copying runner, so the chain still computes what its ``compute`` says."""
+    from reference_plugin.ops import make_kernel
+    from reference_plugin.ops.op_add import Add
+    from reference_plugin.ops.op_tanh import Tanh
+
+    class AddTwice(Add):
+        def compute(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+            return x + 2 * y
+
+    class NotTanh(Tanh):
+        def compute(self, x: np.ndarray) -> np.ndarray:
+            return np.sin(x)
+
+    a, b = np.arange(4, dtype=np.float32), np.ones(4, np.float32)
+    add = AddTwice(make_kernel(_elementwise_node("Add", Type.f32, [4])).node)
+    out = np.empty(4, np.float32)
+    add.float_into_runner()(a, b, out)
+    assert np.array_equal(out, a + 2 * b)
+    tanh = NotTanh(make_kernel(_elementwise_node("Tanh", Type.f32, [4])).node)
+    tanh.float_into_runner()(a, out)
+    assert np.array_equal(out, np.sin(a))
+
+
+def test_a_kernel_computing_in_another_dtype_copies_into_the_block() -> None:
+    """Mish computes f32 in float64 (``single_precision = False``): its runner cannot write an f32
+    block as it goes, so it copies its rounded result, and a chain through it keeps the values."""
+    from reference_plugin.ops import make_kernel
+
+    kernel = make_kernel(ops.mish(ops.parameter([64], Type.f32, "x")))
+    x = np.linspace(-5, 5, 64, dtype=np.float32)
+    out = np.empty_like(x)
+    kernel.float_into_runner()(x, out)
+    assert np.array_equal(out, kernel.run_trusted([x], None)[0])
