@@ -48,6 +48,12 @@ def build(name: str) -> tuple[Any, Any, dict[str, np.ndarray]]:
     return model, to_onnx(model), feed
 
 
+#: Shortest untimed settling per turn, seconds. OpenBLAS's idle threads spin (sched_yield) for
+#: 2**28 cycles, about 0.1 s here, after the previous runtime's last BLAS call, and take the core
+#: another runtime's second thread needs: REFERENCE's eltwise right after onnx.reference's
+#: attention timed 8.0 ms for the first 100 ms, then 5.6 ms (measured 2026-11-22).
+SETTLE_SECONDS = 0.15
+
 RUNTIMES = ("REFERENCE", "OpenVINO CPU f32 1 thread", "OpenVINO CPU f32", "onnx.reference")
 #: Agreement bound between runtimes: relative to the output's magnitude.
 AGREE_RTOL = 1e-4
@@ -101,13 +107,14 @@ def _agree(got: list[np.ndarray], want: list[np.ndarray]) -> float:
     return worst
 
 
-def time_models(names: list[str], repeats: int, warmup: int = 3, settle: int = 3, block: int = 5) -> dict[str, Any]:
+def time_models(names: list[str], repeats: int, warmup: int = 3, settle: int = 3, block: int = 5,
+                settle_seconds: float = SETTLE_SECONDS) -> dict[str, Any]:
     """Median times in one interleaved run: rounds go over every runtime of every model, and in
-    each round a runtime makes ``settle`` untimed calls and then ``block`` timed ones (``repeats``
-    timed calls in all). Rounds spread machine noise over every runtime alike; blocks keep the
-    previous runtime's leftovers (OpenBLAS and OpenVINO worker threads still spinning, its cache
-    contents) off most timed calls: measured with one timed call per turn, REFERENCE's eltwise
-    (two intra-op threads) timed 8.4 ms right after onnx.reference's attention, 6.6 ms alone."""
+    each round a runtime makes untimed calls (at least ``settle`` of them and for at least
+    ``settle_seconds``) and then ``block`` timed ones (``repeats`` timed calls in all). Rounds
+    spread machine noise over every runtime alike; the settling keeps the previous runtime's
+    leftovers (OpenBLAS and OpenVINO worker threads still spinning, its cache contents) off the
+    timed calls (see :data:`SETTLE_SECONDS`)."""
     runners: dict[str, dict[str, Callable[[], list[np.ndarray]]]] = {}
     agreement: dict[str, dict[str, float]] = {}
     for name in names:
@@ -127,8 +134,10 @@ def time_models(names: list[str], repeats: int, warmup: int = 3, settle: int = 3
     for _ in range(max(1, -(-repeats // block))):  # rounds, interleaved over runtimes and models
         for name in names:
             for rt in RUNTIMES:
-                for _ in range(settle):
+                calls, until = 0, time.perf_counter() + settle_seconds
+                while calls < settle or time.perf_counter() < until:
                     runners[name][rt]()
+                    calls += 1
                 for _ in range(block):
                     t0 = time.perf_counter()
                     runners[name][rt]()
@@ -218,7 +227,8 @@ def _markdown(doc: dict[str, Any], table: str) -> str:
     lines = [f"# REFERENCE speed against its anchors ({doc['when']})", "",
              "Made by `python benchmarks/run_anchors.py` (medians of "
              f"{doc['repeats']} timed calls per runtime, in rounds over every runtime and model, each "
-             f"turn {doc['settle']} untimed calls then {doc['block']} timed; ratios from one run).", "", table, "",
+             f"turn at least {doc['settle']} untimed calls and {doc.get('settle_seconds', 0)} s, then {doc['block']} "
+             "timed; ratios from one run).", "", table, "",
              f"- geomean REFERENCE / OpenVINO-CPU-f32-1-thread: **{r['geomean_reference_over_openvino_1_thread']:.2f}**"
              " (target <= 2.0)",
              f"- geomean onnx.reference / REFERENCE: **{r['geomean_onnx_reference_over_reference']:.2f}**"
@@ -246,6 +256,8 @@ def main(argv: list[str] | None = None) -> int:
     # clock (OpenVINO with its default threads timed slower than with one: eltwise 9.3 vs 8.9 ms;
     # with 3: 5.3 vs 8.7, and every runtime faster)
     parser.add_argument("--settle", type=int, default=3, help="untimed calls before each block (default 3)")
+    parser.add_argument("--settle-seconds", type=float, default=SETTLE_SECONDS,
+                        help=f"least untimed time before each block (default {SETTLE_SECONDS})")
     parser.add_argument("--block", type=int, default=5, help="timed calls per runtime per round (default 5)")
     parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "anchors.json"))
     args = parser.parse_args(argv)
@@ -253,7 +265,8 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [n for n in names if n not in MODELS]
     if unknown:
         parser.error(f"unknown model(s) {unknown}; known: {list(MODELS)}")
-    result = time_models(names, args.repeats, settle=args.settle, block=args.block)
+    result = time_models(names, args.repeats, settle=args.settle, block=args.block,
+                         settle_seconds=args.settle_seconds)
     med = result["medians_ms"]
     from tabulate import tabulate
 
@@ -293,7 +306,7 @@ def main(argv: list[str] | None = None) -> int:
     env["reference_blas_after_run"] = blas_info()
     print(f"BLAS: {env['blas']} (REFERENCE sets cores // streams threads per inference)")
     doc = {"when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "repeats": args.repeats, "settle": args.settle,
-           "block": args.block,
+           "block": args.block, "settle_seconds": args.settle_seconds,
            "environment": env, "medians_ms": med, "ratios": ratios,
            "agreement_rel_err_vs_openvino": result["agreement_rel_err_vs_openvino"],
            "agree_within": AGREE_RTOL, "cnn_throughput": tp}
