@@ -319,27 +319,13 @@ class AsyncInferRequest:
             if isinstance(value, Tensor):
                 self._sync.set_input_tensor(index, value)
             else:
-                self._copy_input(index, value)
+                self._sync.copy_input(index, value)
 
     def _input_index(self, key: Output | str) -> int:
         is_input, index = self._sync.find_port(key)
         if not is_input:
             raise ValidationError(f"{key!r} names an output; inputs are set by input name, index or port.")
         return index
-
-    def _copy_input(self, index: int, value: Any) -> None:
-        port = self._sync.inputs[index]
-        array = np.asarray(value)
-        tensor = self._sync.get_input_tensor(index)
-        if not port.get_partial_shape().fits(array.shape):
-            raise ValidationError(f"input {index} {sorted(port.get_names())}: array shape {list(array.shape)} "
-                                  f"does not fit the port's shape {port.get_partial_shape()}.")
-        try:
-            tensor.set_shape(array.shape)
-            np.copyto(tensor._host_array(), array, casting="same_kind")
-        except TypeError as e:
-            raise ValidationError(f"input {index}: cannot store {array.dtype} values in a "
-                                  f"{port.get_element_type()} tensor: {e}") from None
 
     # -- profiling and states ---------------------------------------------------------------------
     def get_profiling_info(self) -> list[ProfilingInfo]:

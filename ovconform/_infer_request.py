@@ -120,6 +120,24 @@ def _port_label(is_input: bool, index: int, port: Output) -> str:
     return f"{'input' if is_input else 'output'} {index}" + (f" {names[0]!r}" if names else "")
 
 
+class _PortSpec:
+    """What a request checks a port's tensors against, worked out once per request: the
+    element type and its dtype, the partial shape, and the shape when it is static."""
+
+    __slots__ = ("dtype", "element_type", "partial_shape", "static")
+
+    def __init__(self, port: Output) -> None:
+        self.element_type = port.get_element_type()
+        self.dtype = self.element_type.to_dtype()
+        self.partial_shape = port.get_partial_shape()
+        self.static: tuple[int, ...] | None = tuple(self.partial_shape.to_shape()) \
+            if self.partial_shape.is_static else None
+
+    def fits(self, shape: tuple[int, ...]) -> bool:
+        """``partial_shape.fits(shape)``, without walking the dimensions for a static port."""
+        return shape == self.static if self.static is not None else self.partial_shape.fits(shape)
+
+
 def _default_tensor(port: Output) -> Tensor:
     """A tensor for ``port``: its shape when static, zero-sized dynamic dimensions otherwise."""
     ps = port.get_partial_shape()
@@ -146,6 +164,7 @@ class SyncInferRequest:
         self._in_tensors: list[Tensor | None] = [None] * len(self._inputs)
         self._out_tensors: list[Tensor | None] = [None] * len(self._outputs)
         self._by_name = self._index_names()
+        self._specs = ([_PortSpec(p) for p in self._inputs], [_PortSpec(p) for p in self._outputs])
         self._durations: dict[str, float] = dict.fromkeys(STAGES, 0.0)
         self._cancel = threading.Event()
         self._input_arrays: list[np.ndarray] = []
@@ -244,20 +263,44 @@ class SyncInferRequest:
         (self._in_tensors if is_input else self._out_tensors)[index] = tensor
 
     def _check_tensor(self, is_input: bool, index: int, tensor: Any) -> None:
-        port = self._port(is_input, index)
-        label = _port_label(is_input, index, port)
+        spec = self._specs[0 if is_input else 1][index]
         if not isinstance(tensor, Tensor):
-            raise ValidationError(f"the tensor for {label} must be a Tensor, not {type(tensor).__name__}.")
-        if tensor.element_type != port.get_element_type():
-            raise ValidationError(f"the tensor for {label} has element type {tensor.element_type}; "
-                                  f"the port's element type is {port.get_element_type()}.")
-        ps = port.get_partial_shape()
-        if ps.is_static and tensor.shape != ps.to_shape():
-            raise ValidationError(f"the tensor for {label} has shape {list(tensor.shape)}; "
-                                  f"the port's shape is {ps}.")
-        if is_input and not ps.fits(tensor.shape):
-            raise ValidationError(f"the tensor for {label} has shape {list(tensor.shape)}, "
-                                  f"which does not fit the port's shape {ps}.")
+            raise ValidationError(f"the tensor for {self._label(is_input, index)} must be a Tensor, "
+                                  f"not {type(tensor).__name__}.")
+        if tensor.element_type != spec.element_type:
+            raise ValidationError(f"the tensor for {self._label(is_input, index)} has element type "
+                                  f"{tensor.element_type}; the port's element type is {spec.element_type}.")
+        shape = tensor.shape
+        if spec.static is not None and shape != spec.static:
+            raise ValidationError(f"the tensor for {self._label(is_input, index)} has shape {list(shape)}; "
+                                  f"the port's shape is {spec.partial_shape}.")
+        if is_input and not spec.fits(shape):
+            raise ValidationError(f"the tensor for {self._label(is_input, index)} has shape {list(shape)}, "
+                                  f"which does not fit the port's shape {spec.partial_shape}.")
+
+    def _label(self, is_input: bool, index: int) -> str:
+        return _port_label(is_input, index, self._port(is_input, index))
+
+    def copy_input(self, index: int, value: Any) -> None:
+        """Copy ``value`` (an array, or anything numpy turns into one) into input ``index``'s
+        tensor, resizing it for a dynamic port.
+
+        :raises ValidationError: naming the input, when the shape does not fit the port or the
+            values cannot be stored as its element type.
+        """
+        array = np.asarray(value)
+        spec = self._specs[0][index]
+        tensor = self._tensor(True, index)
+        if not spec.fits(array.shape):
+            raise ValidationError(f"input {index} {sorted(self._inputs[index].get_names())}: array shape "
+                                  f"{list(array.shape)} does not fit the port's shape {spec.partial_shape}.")
+        try:
+            if array.shape != tensor.shape:
+                tensor.set_shape(array.shape)
+            np.copyto(tensor._host_array(), array, casting="same_kind")
+        except TypeError as e:
+            raise ValidationError(f"input {index}: cannot store {array.dtype} values in a "
+                                  f"{spec.element_type} tensor: {e}") from None
 
     def check_tensors(self) -> None:
         """Check every input and output tensor against its port (the first step of infer)."""
@@ -320,21 +363,23 @@ class SyncInferRequest:
     def store_output(self, index: int, array: np.ndarray) -> None:
         """Write ``array`` into output ``index``'s tensor (resizing it for dynamic ports; the
         tensor's memory is kept when the shape allows)."""
-        port = self._outputs[index]
-        label = _port_label(False, index, port)
+        spec = self._specs[1][index]
         tensor = self._tensor(False, index)
         arr = np.asarray(array)
-        if arr.dtype != port.get_element_type().to_dtype():
-            raise InferError(f"device produced dtype {arr.dtype} for {label}; its element type is "
-                             f"{port.get_element_type()}.")
-        if not port.get_partial_shape().fits(arr.shape):
-            raise InferError(f"device produced shape {list(arr.shape)} for {label}; "
-                             f"the port allows {port.get_partial_shape()}.")
-        try:
-            tensor.set_shape(arr.shape)
-        except ValidationError as e:
-            raise InferError(f"{label}: {e}") from e
-        np.copyto(tensor._host_array(), arr)
+        if arr.dtype != spec.dtype:
+            raise InferError(f"device produced dtype {arr.dtype} for {self._label(False, index)}; its element "
+                             f"type is {spec.element_type}.")
+        if not spec.fits(arr.shape):
+            raise InferError(f"device produced shape {list(arr.shape)} for {self._label(False, index)}; "
+                             f"the port allows {spec.partial_shape}.")
+        if arr.shape != tensor.shape:
+            try:
+                tensor.set_shape(arr.shape)
+            except ValidationError as e:
+                raise InferError(f"{self._label(False, index)}: {e}") from e
+        host = tensor._host_array()
+        if arr is not host:  # a device that wrote the tensor's own memory has nothing to copy
+            np.copyto(host, arr)
 
     # -- cancellation ---------------------------------------------------------------------------
     def cancel(self) -> None:

@@ -53,6 +53,8 @@ def _l2_bytes() -> int:
 #: two threads: each numpy call hands the GIL over, and a hand-over costs tens of microseconds).
 BLOCK_BYTES = min(1 << 20, max(128 << 10, _l2_bytes() // 4))
 
+#: Logical CPUs (os.cpu_count() reads /sys on every call: 3 us, once per run).
+_CPUS = os.cpu_count() or 1
 _threads: contextvars.ContextVar[int] = contextvars.ContextVar("reference_intra_op_threads", default=1)
 _lock = threading.Lock()
 _pool: ThreadPoolExecutor | None = None
@@ -66,7 +68,7 @@ def threads() -> int:
 @contextmanager
 def using(n: int) -> Iterator[None]:
     """Let the code inside (one run, on this thread) split its block-wise work over ``n`` threads."""
-    token = _threads.set(max(1, min(n, os.cpu_count() or 1)))
+    token = _threads.set(max(1, min(n, _CPUS)))
     try:
         yield
     finally:

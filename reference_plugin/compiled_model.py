@@ -90,6 +90,14 @@ class Program:
             plan_inplace(self.steps, readers, self.chains)
         self.schedule = self._schedule()
         self._plan_releases()
+        # untimed runs start from the constants' values and skip their steps (a timed run
+        # executes every step, so each gets its counter)
+        self._template: list[Any] = [None] * len(self._slots)
+        for step in self.steps:
+            if step.fixed is not None:
+                for slot, value in zip(step.writes, step.fixed, strict=True):
+                    self._template[slot] = value
+        self._untimed = [(i, e) for i, e in self.schedule if not (isinstance(e, Step) and e.fixed is not None)]
 
     def _plan(self, node: Node, param_index: int | None) -> Step:
         reads = [self._slots[(id(v.node), v.index)] for v in node.input_values()]
@@ -144,13 +152,13 @@ class Program:
         :param threads: threads the large elementwise work may use (:mod:`reference_plugin._parallel`).
         :return: the result arrays and the variable writes of this run.
         """
-        values: list[Any] = [None] * len(self._slots)
         ctx = RunContext(state)
         timed = timings is not None
+        values: list[Any] = [None] * len(self._slots) if timed else self._template.copy()
         wall = cpu = 0.0
         # errstate once for the run; kernels run "trusted" (see OpRun.run_trusted)
         with np.errstate(all="ignore"), parallel.using(threads):
-            for index, entry in self.schedule:
+            for index, entry in self.schedule if timed else self._untimed:
                 if check is not None:
                     check()
                 if isinstance(entry, Chain):

@@ -136,6 +136,10 @@ class OpRun:
                                 f"(element type {self.in_types[i]}).")
 
     def _check_outputs(self, outs: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
+        if len(outs) == 1 and len(self.out_dtypes) == 1:  # the common case, without the loops below
+            arr = outs[0]
+            if type(arr) is np.ndarray and arr.dtype == self.out_dtypes[0]:
+                return outs if type(outs) is tuple else (arr,)
         if len(outs) != len(self.out_dtypes):
             raise self.fail(f"kernel returned {len(outs)} output(s); the node declares {len(self.out_dtypes)}.")
         if all(type(arr) is np.ndarray and arr.dtype == want for arr, want in zip(outs, self.out_dtypes, strict=True)):

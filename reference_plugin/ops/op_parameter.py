@@ -16,6 +16,7 @@ class Parameter(OpRun):
     def __init__(self, node: Node) -> None:
         super().__init__(node)
         self.shape = node.get_output_partial_shape(0)
+        self.static: tuple[int, ...] | None = tuple(self.shape.to_shape()) if self.shape.is_static else None
         self.dtype = self.out_dtypes[0]
 
     def bind(self, value: Any) -> np.ndarray:
@@ -29,7 +30,7 @@ class Parameter(OpRun):
         arr = value if isinstance(value, np.ndarray) else np.asarray(value, dtype=self.dtype)
         if arr.dtype != self.dtype:
             raise self.fail(f"input has dtype {arr.dtype}; the parameter expects {self.out_types[0]} ({self.dtype}).")
-        if not self.shape.fits(arr.shape):
+        if arr.shape != self.static and not self.shape.fits(arr.shape):
             raise self.fail(f"input has shape {list(arr.shape)}; the parameter expects {self.shape}.")
         return arr
 

@@ -49,9 +49,10 @@ _FAST_MIN = 4096
 
 def softmax(x: np.ndarray, axis: int) -> np.ndarray:
     """Softmax of ``x`` along ``axis`` in ``x``'s dtype, shifted by each row's max."""
-    shifted = x - np.max(x, axis=axis, keepdims=True)
-    e = np.exp(shifted)
-    return e / np.sum(e, axis=axis, keepdims=True)
+    e = x - np.maximum.reduce(x, axis=axis, keepdims=True)
+    np.exp(e, out=e)
+    e /= np.add.reduce(e, axis=axis, keepdims=True)
+    return e
 
 
 def softmax_f32(x: np.ndarray, axis: int) -> np.ndarray | None:
