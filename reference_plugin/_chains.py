@@ -90,11 +90,14 @@ class Chain:
     def indices(self) -> list[int]:
         return [link.index for link in self.links]
 
-    def run(self, x: np.ndarray, ctx: RunContext, timings: list[Any] | None) -> np.ndarray:
-        """The chain's output (a new array): each block of it is written by the first member from
-        the input's block, then rewritten in place by each next member (in cache, and no array
-        per member and block)."""
-        out = np.empty(self.shape, self.dtype)
+    def run(self, x: np.ndarray, ctx: RunContext, timings: list[Any] | None,
+            out: np.ndarray | None = None) -> np.ndarray:
+        """The chain's output, a new array or ``out`` (C-contiguous, of the chain's shape and
+        dtype, sharing no memory with ``x``): each block of it is written by the first member
+        from the input's block, then rewritten in place by each next member (in cache, and no
+        array per member and block)."""
+        if out is None:
+            out = np.empty(self.shape, self.dtype)
         if timings is None:
             def part(blocks: Iterable[tuple[slice, ...]]) -> None:
                 for picks in blocks:

@@ -98,6 +98,13 @@ class Program:
                 for slot, value in zip(step.writes, step.fixed, strict=True):
                     self._template[slot] = value
         self._untimed = [(i, e) for i, e in self.schedule if not (isinstance(e, Step) and e.fixed is not None)]
+        #: chains whose value a Result hands over unchanged: id(chain) -> the result's index (a run
+        #: given that output's memory lets the chain write its blocks there)
+        self._direct: dict[int, int] = {}
+        results = {id(r): k for k, r in enumerate(model.get_results())}
+        for step in self.steps:
+            if id(step.node) in results and step.inplace is not None and isinstance(step.inplace.source, Chain):
+                self._direct[id(step.inplace.source)] = results[id(step.node)]
 
     def _plan(self, node: Node, param_index: int | None) -> Step:
         reads = [self._slots[(id(v.node), v.index)] for v in node.input_values()]
@@ -141,7 +148,8 @@ class Program:
 
     def run(self, inputs: Sequence[np.ndarray], state: dict[str, np.ndarray], *,
             timings: list[Timing | None] | None = None, check: Callable[[], None] | None = None,
-            threads: int = 1) -> tuple[list[np.ndarray], dict[str, np.ndarray]]:
+            threads: int = 1, outputs: Sequence[np.ndarray | None] | None = None,
+            ) -> tuple[list[np.ndarray], dict[str, np.ndarray]]:
         """Execute once.
 
         :param inputs: one array per parameter, in parameter order.
@@ -150,6 +158,10 @@ class Program:
         :param timings: when given (one slot per step), each executed step's times are stored.
         :param check: called before every node (the request's cancellation check).
         :param threads: threads the large elementwise work may use (:mod:`reference_plugin._parallel`).
+        :param outputs: per result, memory the caller wants it in (the request's output tensors),
+            or None. A chain whose value is a result writes its blocks straight there when that
+            memory has the value's dtype and shape, is C-contiguous and writable, and overlaps no
+            input or state array; that result is then this very array (no copy afterwards).
         :return: the result arrays and the variable writes of this run.
         """
         ctx = RunContext(state)
@@ -162,7 +174,10 @@ class Program:
                 if check is not None:
                     check()
                 if isinstance(entry, Chain):
-                    values[entry.writes[0]] = entry.run(values[entry.reads[0]], ctx, timings)
+                    dest = None
+                    if outputs is not None and (k := self._direct.get(id(entry))) is not None:
+                        dest = self._destination(entry, outputs[k], inputs, state)
+                    values[entry.writes[0]] = entry.run(values[entry.reads[0]], ctx, timings, dest)
                 else:
                     if timed:
                         wall, cpu = time.perf_counter(), time.thread_time()
@@ -174,6 +189,18 @@ class Program:
                 for slot in entry.release:
                     values[slot] = None
         return [values[s] for s in self.result_slots], ctx.updates
+
+    @staticmethod
+    def _destination(chain: Chain, dest: np.ndarray | None, inputs: Sequence[np.ndarray],
+                     state: dict[str, np.ndarray]) -> np.ndarray | None:
+        """``dest`` when ``chain`` may write its value there (see :meth:`run`), else None."""
+        if type(dest) is not np.ndarray or dest.dtype != chain.dtype or dest.shape != chain.shape:
+            return None
+        if not (dest.flags.c_contiguous and dest.flags.writeable):
+            return None
+        if any(np.may_share_memory(dest, a) for a in (*inputs, *state.values())):
+            return None
+        return dest
 
     def _execute(self, step: Step, inputs: Sequence[np.ndarray], values: list[Any],
                  ctx: RunContext) -> tuple[np.ndarray, ...]:

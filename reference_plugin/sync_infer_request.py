@@ -83,8 +83,10 @@ class ReferenceSyncInferRequest(SyncInferRequest):
         runner = cm.runner
         if runner is self._program:
             set_blas_threads(cm.blas_threads)
+            # the output tensors' memory: a result computed by a chain is written straight there
+            dests = [self._tensor(False, i)._host_array() for i in range(len(self._outputs))]
             outputs, writes = runner.run(self._input_arrays, self._run_state, timings=timings,
-                                         check=self.check_cancelled, threads=cm.blas_threads)
+                                         check=self.check_cancelled, threads=cm.blas_threads, outputs=dests)
         else:
             outputs, writes = runner.run(self._input_arrays, self._run_state, timings=timings,
                                          check=self.check_cancelled)

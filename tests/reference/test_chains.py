@@ -270,3 +270,66 @@ def test_a_kernel_computing_in_another_dtype_copies_into_the_block() -> None:
     out = np.empty_like(x)
     kernel.float_into_runner()(x, out)
     assert np.array_equal(out, kernel.run_trusted([x], None)[0])
+
+
+def _eltwise_model(shape: list[int]) -> Model:
+    x = ops.parameter(shape, Type.f32, "x")
+    return Model([ops.relu(ops.tanh(ops.sigmoid(x, name="s"), name="t"), name="r")], [x], "direct")
+
+
+def test_a_chain_result_is_written_into_the_memory_the_caller_gives(small_blocks: None) -> None:
+    model = _eltwise_model([4, 64])
+    program = Program(model, Type.f32)
+    assert program.chains and program._direct == {id(program.chains[0]): 0}
+    x = np.random.default_rng(3).standard_normal((4, 64)).astype(np.float32)
+    want = Program(model, Type.f32, chains=False).run([x], {})[0][0]
+    dest = np.full((4, 64), 7, np.float32)
+    got = program.run([x], {}, outputs=[dest], threads=2)[0][0]
+    assert got is dest and np.array_equal(dest, want)
+    timings: list[Any] = [None] * len(program.steps)
+    dest[...] = 7
+    assert program.run([x], {}, outputs=[dest], timings=timings)[0][0] is dest and np.array_equal(dest, want)
+
+
+@pytest.mark.parametrize("bad", ["overlaps the input", "other dtype", "other shape", "strided", "read-only"])
+def test_a_chain_does_not_write_memory_it_must_not(small_blocks: None, bad: str) -> None:
+    model = _eltwise_model([4, 64])
+    program = Program(model, Type.f32)
+    x = np.random.default_rng(4).standard_normal((4, 64)).astype(np.float32)
+    before = x.copy()
+    want = Program(model, Type.f32, chains=False).run([x], {})[0][0]
+    dest = {"overlaps the input": x, "other dtype": np.zeros((4, 64), np.float64),
+            "other shape": np.zeros((2, 128), np.float32), "strided": np.zeros((4, 128), np.float32)[:, ::2],
+            "read-only": np.zeros((4, 64), np.float32)}[bad]
+    if bad == "read-only":
+        dest.flags.writeable = False
+    kept = dest.copy()
+    got = program.run([x], {}, outputs=[dest])[0][0]
+    assert got is not dest and np.array_equal(got, want)
+    assert np.array_equal(x, before) if bad == "overlaps the input" else np.array_equal(dest, kept)
+
+
+def test_a_request_writes_a_chain_result_into_its_output_tensor(small_blocks: None,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The program's result is the output tensor's own memory; the tensor keeps it (a view
+    taken before the run sees the new values), and the results returned are a copy, as before."""
+    produced: list[np.ndarray] = []
+    run = Program.run
+
+    def spy(self: Program, *args: Any, **kwargs: Any) -> Any:
+        out = run(self, *args, **kwargs)
+        produced.append(out[0][0])
+        return out
+
+    monkeypatch.setattr(Program, "run", spy)
+    compiled = Core().compile_model(_eltwise_model([4, 64]), "REFERENCE", {"PERFORMANCE_HINT": "LATENCY"})
+    request = compiled.create_infer_request()
+    view = request.get_output_tensor(0).data
+    rng = np.random.default_rng(5)
+    for _ in range(2):
+        x = rng.standard_normal((4, 64)).astype(np.float32)
+        results = request.infer([x])
+        want = np.maximum(np.tanh(1 / (1 + np.exp(-x))), 0)
+        np.testing.assert_allclose(view, want, rtol=1e-6)
+        assert np.array_equal(results[0], view) and not np.shares_memory(results[0], view)
+        assert np.shares_memory(produced[-1], view)
