@@ -47,32 +47,43 @@ _TYPES = (Type.f32, Type.f64)
 
 
 class _Link:
-    """One member: its step index, kernel, and where its chain input goes among its inputs.
+    """One member: its step index, kernel, and where its chain input goes among its inputs
+    (with a constant, the constant's part for each of the chain's blocks, sliced once).
 
-    A kernel that offers a ``float_block_runner`` runs through it: the chain has planned the
+    A kernel that offers a ``float_into_runner`` runs through it: the chain has planned the
     types and shapes, so the per-call conversions and checks of ``run_trusted`` are skipped
     (the same computation; on two intra-op threads that Python work held the GIL: eltwise chain
     5.7 -> 4.4 ms)."""
 
-    __slots__ = ("constant", "index", "into", "kernel", "position")
+    __slots__ = ("constant", "index", "into", "kernel", "parts", "position")
 
     def __init__(self, index: int, step: Step, position: int, constant: np.ndarray | None) -> None:
         self.index, self.kernel, self.position, self.constant = index, step.kernel, position, constant
         runner = getattr(step.kernel, "float_into_runner", None)
         self.into: Callable[..., None] | None = runner() if runner is not None else None
+        self.parts: list[np.ndarray] = []
 
-    def run(self, x: np.ndarray, picks: tuple[slice, ...], ctx: RunContext, out: np.ndarray) -> None:
-        """This member on block ``picks``: its chain input is ``x``, its result goes to ``out``
-        (the chain output's block, which ``x`` may be)."""
-        inputs = [x]
-        if self.constant is not None:
-            c = self.constant
-            part = c[tuple(p if n > 1 else slice(None) for p, n in zip(picks, c.shape, strict=False))]
-            inputs = [x, part] if self.position == 0 else [part, x]
+    def plan(self, blocks: Sequence[tuple[slice, ...]]) -> None:
+        """Slice the constant for each block (a block's slices of the axes it does not broadcast)."""
+        c = self.constant
+        if c is not None:
+            self.parts = [c[tuple(p if n > 1 else slice(None) for p, n in zip(picks, c.shape, strict=False))]
+                          for picks in blocks]
+
+    def run(self, x: np.ndarray, block: int, ctx: RunContext, out: np.ndarray) -> None:
+        """This member on the chain's block number ``block``: its chain input is ``x``, its result
+        goes to ``out`` (the chain output's block, which ``x`` may be)."""
+        if self.constant is None:
+            if self.into is not None:
+                self.into(x, out)
+            else:
+                out[...] = self.kernel.run_trusted([x], ctx)[0]
+            return
+        a, b = (x, self.parts[block]) if self.position == 0 else (self.parts[block], x)
         if self.into is not None:
-            self.into(*inputs, out)
+            self.into(a, b, out)
         else:
-            out[...] = self.kernel.run_trusted(inputs, ctx)[0]
+            out[...] = self.kernel.run_trusted([a, b], ctx)[0]
 
 
 class Chain:
@@ -85,6 +96,8 @@ class Chain:
         self.release: list[int] = []
         self.shape, self.dtype = shape, dtype
         self.blocks = _blocks(shape)
+        for link in links:
+            link.plan(self.blocks)
 
     @property
     def indices(self) -> list[int]:
@@ -98,32 +111,33 @@ class Chain:
         array per member and block)."""
         if out is None:
             out = np.empty(self.shape, self.dtype)
+        blocks, links = self.blocks, self.links
         if timings is None:
-            def part(blocks: Iterable[tuple[slice, ...]]) -> None:
-                for picks in blocks:
-                    block = out[picks]
-                    value = x[picks]
-                    for link in self.links:
-                        link.run(value, picks, ctx, block)
+            def part(numbers: Iterable[int]) -> None:
+                for b in numbers:
+                    block = out[blocks[b]]
+                    value = x[blocks[b]]
+                    for link in links:
+                        link.run(value, b, ctx, block)
                         value = block
 
-            map_shared(part, self.blocks)
+            map_shared(part, range(len(blocks)))
             return out
 
-        def timed(blocks: Iterable[tuple[slice, ...]]) -> list[list[float]]:
-            spent = [[0.0, 0.0] for _ in self.links]
-            for picks in blocks:
-                block = out[picks]
-                value = x[picks]
-                for link, acc in zip(self.links, spent, strict=True):
+        def timed(numbers: Iterable[int]) -> list[list[float]]:
+            spent = [[0.0, 0.0] for _ in links]
+            for b in numbers:
+                block = out[blocks[b]]
+                value = x[blocks[b]]
+                for link, acc in zip(links, spent, strict=True):
                     wall, cpu = time.perf_counter(), time.thread_time()
-                    link.run(value, picks, ctx, block)
+                    link.run(value, b, ctx, block)
                     acc[0] += time.perf_counter() - wall
                     acc[1] += time.thread_time() - cpu
                     value = block
             return spent
 
-        parts = map_shared(timed, self.blocks)
+        parts = map_shared(timed, range(len(blocks)))
         for i, link in enumerate(self.links):
             # elapsed: each thread's time averaged over the threads (so the members' counters
             # still add up to about the chain's wall time); CPU: the threads' sum
