@@ -178,7 +178,7 @@ class Program:
                 if entry.__class__ is Chain:
                     dest = None
                     if outputs is not None and (k := self._direct.get(id(entry))) is not None:
-                        dest = self._destination(entry, outputs[k], inputs, state)
+                        dest = self._destination(entry, k, outputs, inputs, state)
                     values[entry.writes[0]] = entry.run(values[entry.reads[0]], ctx, timings, dest)
                 else:
                     if timed:
@@ -205,14 +205,18 @@ class Program:
         return [values[s] for s in self.result_slots], ctx.updates
 
     @staticmethod
-    def _destination(chain: Chain, dest: np.ndarray | None, inputs: Sequence[np.ndarray],
+    def _destination(chain: Chain, k: int, outputs: Sequence[np.ndarray | None], inputs: Sequence[np.ndarray],
                      state: dict[str, np.ndarray]) -> np.ndarray | None:
-        """``dest`` when ``chain`` may write its value there (see :meth:`run`), else None."""
+        """``outputs[k]`` when ``chain`` may write its value there (see :meth:`run`), else None:
+        also not when another output's memory overlaps it (the outputs are then stored in port
+        order after the run, as without this path)."""
+        dest = outputs[k]
         if type(dest) is not np.ndarray or dest.dtype != chain.dtype or dest.shape != chain.shape:
             return None
         if not (dest.flags.c_contiguous and dest.flags.writeable):
             return None
-        if any(np.may_share_memory(dest, a) for a in (*inputs, *state.values())):
+        others = (o for i, o in enumerate(outputs) if i != k and o is not None)
+        if any(np.may_share_memory(dest, a) for a in (*inputs, *state.values(), *others)):
             return None
         return dest
 

@@ -291,7 +291,8 @@ def test_a_chain_result_is_written_into_the_memory_the_caller_gives(small_blocks
     assert program.run([x], {}, outputs=[dest], timings=timings)[0][0] is dest and np.array_equal(dest, want)
 
 
-@pytest.mark.parametrize("bad", ["overlaps the input", "other dtype", "other shape", "strided", "read-only"])
+@pytest.mark.parametrize("bad", ["overlaps the input", "other dtype", "other shape", "strided", "read-only",
+                                 "overlaps another output"])
 def test_a_chain_does_not_write_memory_it_must_not(small_blocks: None, bad: str) -> None:
     model = _eltwise_model([4, 64])
     program = Program(model, Type.f32)
@@ -300,11 +301,12 @@ def test_a_chain_does_not_write_memory_it_must_not(small_blocks: None, bad: str)
     want = Program(model, Type.f32, chains=False).run([x], {})[0][0]
     dest = {"overlaps the input": x, "other dtype": np.zeros((4, 64), np.float64),
             "other shape": np.zeros((2, 128), np.float32), "strided": np.zeros((4, 128), np.float32)[:, ::2],
-            "read-only": np.zeros((4, 64), np.float32)}[bad]
+            "read-only": np.zeros((4, 64), np.float32), "overlaps another output": np.zeros((4, 64), np.float32)}[bad]
     if bad == "read-only":
         dest.flags.writeable = False
+    other = dest[:2] if bad == "overlaps another output" else None
     kept = dest.copy()
-    got = program.run([x], {}, outputs=[dest])[0][0]
+    got = program.run([x], {}, outputs=[dest, other])[0][0]
     assert got is not dest and np.array_equal(got, want)
     assert np.array_equal(x, before) if bad == "overlaps the input" else np.array_equal(dest, kept)
 
