@@ -4,11 +4,12 @@ A chain is a node ``h`` followed by nodes each of whose non-constant input is th
 one before, where every link's value has no other reader and is not a model output: Sigmoid →
 Tanh → Add(bias) → Relu, say. :class:`Program <reference_plugin.compiled_model.Program>` runs a
 chain as one entry of its schedule: for each block of about :data:`BLOCK` elements (a slice of
-the leading axes, so blocks stay in the input's layout) every member kernel runs on the block's
-slice, the intermediate values never leave the cache, and only the last member's output is
-written whole. Elementwise kernels compute each element from the same elements of their inputs,
-so the values are the ones the unchained run gives (tests/reference/test_chains.py checks it
-bit for bit).
+the leading axes, so blocks stay in the input's layout) the first member writes the chain
+output's block from the input's block and every next member rewrites that block in place
+(``compute_into``; a kernel without it computes the block and copies it in), so the
+intermediate values never leave the cache and no array is made per member. Elementwise kernels
+compute each element from the same elements of their inputs, so the values are the ones the
+unchained run gives (tests/reference/test_chains.py checks it bit for bit).
 
 Members are the kernels known to be elementwise: :class:`UnaryOp` kernels (one input) and
 :class:`BinaryOp` kernels under numpy (or no) broadcasting whose other input is a Constant that
