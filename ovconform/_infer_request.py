@@ -285,10 +285,14 @@ class SyncInferRequest:
         """Copy ``value`` (an array, or anything numpy turns into one) into input ``index``'s
         tensor, resizing it for a dynamic port.
 
-        :raises ValidationError: naming the input, when the shape does not fit the port or the
-            values cannot be stored as its element type.
+        :raises ValidationError: naming the input, when the value is no array (ragged nesting),
+            its shape does not fit the port or its values cannot be stored as its element type.
         """
-        array = np.asarray(value)
+        try:
+            array = np.asarray(value)
+        except (ValueError, TypeError) as e:  # ragged nesting, say
+            raise ValidationError(f"input {index} {sorted(self._inputs[index].get_names())}: the value is not an "
+                                  f"array numpy can build ({e}).") from None
         spec = self._specs[0][index]
         tensor = self._tensor(True, index)
         if not spec.fits(array.shape):

@@ -2,10 +2,11 @@
 
 A bias Add after a Convolution, the Relu after it, a residual Add: each would allocate a fresh
 output (and touch new pages) only to drop its input right after. When the input is a float
-value that only this node reads, produced fresh by a kernel known to return new arrays, the
-program computes ``ufunc(a, b, out=a)`` instead: the same ufunc on the same operands, so the
-same bits (cnn anchor: its bias Adds and Relus 0.25 -> 0.1 ms). A Result whose value is such a
-fresh single-reader value hands it over instead of copying it.
+value that only this node reads, produced fresh by a kernel known to return new arrays, and the
+node's kernel writes its result through its own ``compute_into`` (the kernels' float runners,
+as chains use them), the program has it write into that input instead: the same computation,
+so the same bits (cnn anchor: its bias Adds and Relus 0.25 -> 0.1 ms). A Result whose value is
+such a fresh single-reader value hands it over instead of copying it.
 
 Planned at compile time (:func:`plan_inplace`), checked again at every run
 (:meth:`InPlace.run`): the buffer must be writable, C-contiguous and of the planned dtype and
@@ -28,24 +29,29 @@ if TYPE_CHECKING:
 
 __all__ = ["InPlace", "plan_inplace"]
 
-#: Kernels computed in place: op type -> the ufunc their compute is (Relu: maximum with 0).
-_UFUNCS = {"Add": np.add, "Subtract": np.subtract, "Multiply": np.multiply, "Maximum": np.maximum,
-           "Minimum": np.minimum, "Relu": np.maximum}
 #: Kernels whose float outputs are always new arrays no one else holds.
 _FRESH = frozenset({"Convolution", "GroupConvolution", "MatMul", "Add", "Subtract", "Multiply", "Maximum",
                     "Minimum", "Relu", "Sigmoid", "Tanh", "Gelu", "Softmax", "MVN"})
 _TYPES = (Type.f32, Type.f64)
 
 
+def _writer(kernel: Any) -> Any:
+    """``kernel.compute_into`` when it is what the kernel's float runner writes with (its class
+    defines it next to ``compute`` and it computes in its own dtype), else None."""
+    runner = getattr(kernel, "float_into_runner", None)
+    into = runner() if runner is not None else None
+    return into if into is not None and into == getattr(kernel, "compute_into", None) else None
+
+
 class InPlace:
-    """How one step runs in place: the ufunc, which input's buffer it writes, the entry that
-    produces that buffer (a step or a chain) with its planned kernel, and the buffer's planned
-    dtype and shape."""
+    """How one step runs in place: the kernel's ``compute_into`` (None for a Result, which hands
+    the value over), which input's buffer it writes, the entry that produces that buffer (a step
+    or a chain) with its planned kernel, and the buffer's planned dtype and shape."""
 
-    __slots__ = ("dtype", "kernel", "position", "producer", "shape", "source", "ufunc")
+    __slots__ = ("dtype", "into", "kernel", "position", "producer", "shape", "source")
 
-    def __init__(self, step: Step, ufunc: Any, position: int, source: Any, shape: tuple[int, ...]) -> None:
-        self.kernel, self.ufunc, self.position, self.source = step.kernel, ufunc, position, source
+    def __init__(self, step: Step, into: Any, position: int, source: Any, shape: tuple[int, ...]) -> None:
+        self.kernel, self.into, self.position, self.source = step.kernel, into, position, source
         self.producer = source if isinstance(source, Chain) else source.kernel
         self.dtype = step.node.get_output_element_type(0).to_dtype()
         self.shape = shape
@@ -59,14 +65,14 @@ class InPlace:
         flags = out.flags
         if not (flags.writeable and flags.c_contiguous) or out.dtype != self.dtype or out.shape != self.shape:
             return None
-        if self.ufunc is None:  # a Result: hand the value over
+        if self.into is None:  # a Result: hand the value over
             return (out,)
-        if len(step.reads) == 1:  # Relu
-            self.ufunc(out, np.zeros((), out.dtype), out=out)
+        if len(step.reads) == 1:
+            self.into(out, out)
         elif self.position == 0:
-            self.ufunc(out, values[step.reads[1]], out=out)
+            self.into(out, values[step.reads[1]], out)
         else:
-            self.ufunc(values[step.reads[0]], out, out=out)
+            self.into(values[step.reads[0]], out, out)
         return (out,)
 
 
@@ -76,12 +82,13 @@ def plan_inplace(steps: Sequence[Step], readers: dict[tuple[int, int], int], cha
     for step in steps:
         if step.node.get_output_size() == 1 and step.node.type_name in _FRESH:
             source_of[(id(step.node), 0)] = step
-    for chain in chains:  # a chain's output is a new array (np.empty per run)
+    for chain in chains:  # a chain's output is a new array (or the output tensor only a Result reads)
         source_of[(id(steps[chain.links[-1].index].node), 0)] = chain
     for step in steps:
         node = step.node
         kind = node.type_name
-        if kind != "Result" and (kind not in _UFUNCS or type(step.kernel).op_type != kind):
+        into = None if kind == "Result" else _writer(step.kernel)
+        if kind != "Result" and into is None:
             continue
         if step.rounds or step.fixed is not None or node.get_output_size() != 1:
             continue
@@ -99,5 +106,5 @@ def plan_inplace(steps: Sequence[Step], readers: dict[tuple[int, int], int], cha
                 continue
             if static_shape(source.node) != shape:  # (a source is output 0 of a one-output entry)
                 continue
-            step.inplace = InPlace(step, None if kind == "Result" else _UFUNCS[kind], position, entry, shape)
+            step.inplace = InPlace(step, into, position, entry, shape)
             break

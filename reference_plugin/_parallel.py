@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-__all__ = ["BLOCK_BYTES", "map_parts", "map_shared", "threads", "using"]
+__all__ = ["BLOCK_BYTES", "SPLIT_MIN", "map_parts", "map_shared", "threads", "using"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -47,11 +47,15 @@ def _l2_bytes() -> int:
 
 
 #: Bytes of one block of block-wise elementwise work: a quarter of the L2 cache (a formula's
-#: few temporaries stay in it), between 128 KiB and 1 MiB. Measured on the project's machines
-#: (2 MiB L2 per core), the eltwise anchor's chain in blocks of 64K / 128K / 256K float32
-#: elements: 8.6 / 8.0 / 8.8 ms on one thread, 9.4 / 6.7 / 6.3 ms on two (small blocks lose on
-#: two threads: each numpy call hands the GIL over, and a hand-over costs tens of microseconds).
+#: few temporaries stay in it), between 128 KiB and 1 MiB. Chains, whose members work in place
+#: on one block, take twice this (reference_plugin/_chains.py). Small blocks lose on two threads:
+#: each numpy call hands the GIL over, and a hand-over costs tens of microseconds.
 BLOCK_BYTES = min(1 << 20, max(128 << 10, _l2_bytes() // 4))
+#: Fewest elements per thread worth splitting one kernel's work for (chunked unary kernels,
+#: row-wise Softmax/MVN): handing work to the pool wakes a thread, 20-100 us on a busy 2-core
+#: machine (Softmax over 64K elements: 190 us on one thread, 415 us split in two; Gelu over 128K
+#: float32 elements in two halves: no faster than one thread).
+SPLIT_MIN = 1 << 17
 
 #: Logical CPUs (os.cpu_count() reads /sys on every call: 3 us, once per run).
 _CPUS = os.cpu_count() or 1
@@ -89,7 +93,7 @@ def _executor() -> ThreadPoolExecutor:
     global _pool
     with _lock:
         if _pool is None:
-            _pool = ThreadPoolExecutor(max(1, (os.cpu_count() or 1) - 1), thread_name_prefix="reference-intra-op")
+            _pool = ThreadPoolExecutor(max(1, _CPUS - 1), thread_name_prefix="reference-intra-op")
         return _pool
 
 

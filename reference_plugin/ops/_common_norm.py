@@ -16,7 +16,7 @@ from typing import TypeVar
 import numpy as np
 
 from ovconform.ir import Node, Type
-from reference_plugin._parallel import BLOCK_BYTES, map_parts, threads
+from reference_plugin._parallel import BLOCK_BYTES, SPLIT_MIN, map_parts, threads
 from reference_plugin.ops._base import OpRun
 from reference_plugin.ops._common_index import int_list, normalize_axes
 from reference_plugin.ops._common_types import from_compute, to_compute
@@ -55,20 +55,16 @@ R = TypeVar("R")
 #: Float64 elements in one block of row-wise work (:func:`map_row_blocks`): its work array and
 #: a few passes over it stay in the L2 cache.
 ROW_BLOCK_ELEMENTS = BLOCK_BYTES // 8
-#: Fewest elements per thread worth splitting row-wise work for. Handing a block to the pool
-#: costs 20-100 us of wake-up on a busy 2-core machine (Softmax over 64K elements: 190 us on one
-#: thread, 415 us split in two), so only large tensors are split.
-ROW_PARALLEL_MIN = 1 << 17
 
 
 def map_row_blocks(fn: Callable[[int, int], R], rows: int, n: int) -> list[R]:
     """``fn(start, stop)`` over contiguous blocks of ``rows`` rows of ``n`` elements, in order:
     blocks of at most :data:`ROW_BLOCK_ELEMENTS` (at least one row), split over the run's
     intra-op threads (:mod:`reference_plugin._parallel`) when each gets
-    :data:`ROW_PARALLEL_MIN` elements. ``fn`` must write disjoint rows only."""
+    :data:`~reference_plugin._parallel.SPLIT_MIN` elements. ``fn`` must write disjoint rows only."""
     per_block = max(1, ROW_BLOCK_ELEMENTS // max(1, n))
     parts = min(threads(), rows)
-    if parts > 1 and rows * n >= parts * ROW_PARALLEL_MIN:
+    if parts > 1 and rows * n >= parts * SPLIT_MIN:
         per_block = min(per_block, -(-rows // parts))
     else:
         parts = 1

@@ -10,7 +10,7 @@ import numpy as np
 from numpy.polynomial import chebyshev as _cheb
 
 from ovconform.ir import Type
-from reference_plugin._parallel import BLOCK_BYTES, map_shared, threads
+from reference_plugin._parallel import BLOCK_BYTES, SPLIT_MIN, map_shared, threads
 from reference_plugin.ops._base import OpRun, defined_together
 from reference_plugin.ops._common_types import (
     compute_float_dtype,
@@ -99,11 +99,12 @@ class UnaryOp(OpRun):
         """``compute`` (elementwise by definition) over blocks of :meth:`chunk` elements: a formula
         of several numpy passes then runs in cache instead of streaming the whole tensor through
         memory once per pass (Sigmoid on 1M floats: 3.5 ms as one block). With intra-op threads
-        (:mod:`reference_plugin._parallel`) a tensor of :data:`PARALLEL_MIN` elements per thread
-        or more shares its blocks among them. Same values as one call."""
+        (:mod:`reference_plugin._parallel`) a tensor of
+        :data:`~reference_plugin._parallel.SPLIT_MIN` elements per thread or more shares its
+        blocks among them. Same values as one call."""
         chunk = self.chunk()
         n = threads()
-        if n > 1 and x.size < n * PARALLEL_MIN:
+        if n > 1 and x.size < n * SPLIT_MIN:
             n = 1
         if x.size <= 2 * chunk:
             return self.compute(x)
@@ -132,10 +133,6 @@ _FLOATS = (Type.f32, Type.f64)
 #: Elements per block of a chunked elementwise computation (float32 in
 #: :data:`reference_plugin._parallel.BLOCK_BYTES`: a few passes over it stay in the L2 cache).
 CHUNK = BLOCK_BYTES // 4
-#: Fewest elements per thread worth splitting a unary kernel for: a formula of many short numpy
-#: passes hands the GIL over at every pass (Gelu over 128K float32 elements split in two halves:
-#: no faster than one thread).
-PARALLEL_MIN = 1 << 17
 
 
 # -- erf -------------------------------------------------------------------------------------

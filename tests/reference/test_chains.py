@@ -163,7 +163,7 @@ def test_counters_stay_per_node_in_a_chain() -> None:
 
 
 @pytest.mark.parametrize("op", ["sigmoid", "tanh", "gelu", "exp"])
-@pytest.mark.parametrize("size", [3 * _chunk_unary.CHUNK + 5, 2 * _chunk_unary.PARALLEL_MIN + 1, 100])
+@pytest.mark.parametrize("size", [3 * _chunk_unary.CHUNK + 5, 2 * parallel.SPLIT_MIN + 1, 100])
 def test_unary_kernels_split_over_threads_give_the_same_values(op: str, size: int,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """A lone unary kernel (no chain) splits a large tensor over the run's threads: same bits."""
@@ -184,9 +184,9 @@ def test_unary_kernels_split_over_threads_give_the_same_values(op: str, size: in
         two = program.run([data], {}, threads=2)[0]
         whole = kernel.compute(data)
     assert _same(one, two) and np.array_equal(one[0], whole)
-    # chunked when above two blocks; on two threads only from PARALLEL_MIN elements per thread
+    # chunked when above two blocks; on two threads only from SPLIT_MIN elements per thread
     assert bool(splits) == (size > 2 * kernel.chunk())
-    assert (2 in splits) == (size >= 2 * _chunk_unary.PARALLEL_MIN)
+    assert (2 in splits) == (size >= 2 * parallel.SPLIT_MIN)
 
 
 def _into_kernels() -> list[tuple[str, int]]:

@@ -264,5 +264,7 @@ def test_bad_inputs_are_named(core: ovconform.Core) -> None:
     request = core.compile_model(relu_chain_model(), "REFERENCE").create_infer_request()
     with pytest.raises(ValidationError, match=r"array shape \[3, 2\] does not fit the port's shape \[2,3\]"):
         request.infer([np.zeros((3, 2), np.float32)])
+    with pytest.raises(ValidationError, match=r"input 0 .*: the value is not an array numpy can build"):
+        request.infer([[[1.0, 2.0, 3.0], [4.0, 5.0]]])  # ragged
     with pytest.raises(ValidationError, match="has element type i32; the port's element type is f32"):
         request.set_input_tensor(Tensor(np.zeros((2, 3), np.int32)))

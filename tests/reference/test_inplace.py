@@ -85,3 +85,18 @@ def test_a_kernel_wrapped_after_compiling_runs_as_itself() -> None:
     got = _run(program, [data])[0]
     assert calls == ["t", "r"]
     assert np.allclose(got, np.maximum(np.tanh(0) + 0.5 + 1, 0) + 0.5)
+
+
+def test_every_kernel_with_its_own_compute_into_runs_in_place_with_the_same_values() -> None:
+    """In place means the kernel's own ``compute_into`` (the writer chains use too): a Tanh or an
+    Exp on a fresh single-reader value writes into it; Sqrt (no ``compute_into``) does not."""
+    x = ops.parameter([4, 8], Type.f32, "x")
+    w = ops.constant(np.random.default_rng(2).standard_normal((8, 8)).astype(np.float32), name="w")
+    root = ops.sqrt(ops.tanh(ops.matmul(x, w, False, False, name="mm1"), name="tanh"), name="sqrt")
+    grown = ops.exp(ops.matmul(x, w, False, False, name="mm2"), name="exp")
+    model = Model([root, grown], [x], "writers")
+    program, plain = Program(model, Type.f32), Program(model, Type.f32, chains=False)
+    assert {"tanh", "exp"} <= _inplace_names(program) and "sqrt" not in _inplace_names(program)
+    data = np.random.default_rng(3).standard_normal((4, 8)).astype(np.float32)
+    got, want = _run(program, [data]), _run(plain, [data])
+    assert all(np.array_equal(g, w, equal_nan=True) for g, w in zip(got, want, strict=True))  # sqrt of < 0: NaN
