@@ -20,8 +20,8 @@ __all__ = ["NAME", "Core", "Dimension", "Model", "Node", "Output", "PartialShape
 _LAZY = {
     "serialize": "ovconform.ir._serialize",
     "read_model": "ovconform.ir._read",
-    "Core": "ovconform._core",
-    "Tensor": "ovconform._tensor",
+    "Core": "ovconform.host.core",
+    "Tensor": "ovconform.contract.tensor",
     "errors": "ovconform.errors",
 }
 

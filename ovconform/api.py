@@ -26,9 +26,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, BinaryIO, Protocol, runtime_checkable
 
-from ovconform._async_request import AsyncInferRequest, InferRequest, Results
-from ovconform._compiled_model import CompiledModel
-from ovconform._executors import (
+from ovconform.contract.async_infer_request import AsyncInferRequest, InferRequest, Results
+from ovconform.contract.compiled_model import CompiledModel
+from ovconform.contract.executors import (
     ExecutorManager,
     ImmediateExecutor,
     ITaskExecutor,
@@ -36,9 +36,15 @@ from ovconform._executors import (
     StreamsExecutorConfig,
     get_executor_manager,
 )
-from ovconform._infer_request import STAGES, ProfilingInfo, ProfilingStatus, SyncInferRequest, VariableState
-from ovconform._plugin import Plugin, Version
-from ovconform._tensor import RemoteContext, RemoteTensor, Tensor
+from ovconform.contract.plugin import Plugin, Version
+from ovconform.contract.sync_infer_request import (
+    STAGES,
+    ProfilingInfo,
+    ProfilingStatus,
+    SyncInferRequest,
+    VariableState,
+)
+from ovconform.contract.tensor import RemoteContext, RemoteTensor, Tensor
 from ovconform.ir import Model, Output
 
 __all__ = [

@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     from ovconform.reports.cli import add_report_parser
 
     add_report_parser(sub)
-    from ovconform import ops_table
+    from ovconform.opcases import coverage as ops_table
 
     ops_table.add_parser(sub)
     from ovconform.bench.cli import add_bench_parser

@@ -77,17 +77,27 @@ class PluginValidationError(OVConformError):
         self.plugin = plugin
 
 
+class PluginSpecError(OVConformError):
+    """A --plugin value names nothing that can be loaded (a usage error)."""
+
+
+class ExpectationError(OVConformError, ValueError):
+    """An expectation file line cannot be parsed (names the file, the line and what is allowed)."""
+
+
 __all__ = [
     "BusyError",
     "CancelledError",
     "CompileError",
     "DeviceInitError",
+    "ExpectationError",
     "ImportModelError",
     "InferError",
     "NotEnabledError",
     "NotFoundError",
     "NotImplementedByDeviceError",
     "OVConformError",
+    "PluginSpecError",
     "PluginValidationError",
     "PropertyError",
     "ReadModelError",

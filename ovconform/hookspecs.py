@@ -1,7 +1,7 @@
 """Every ovconform hook, specified and documented in one place.
 
 Plugins implement hooks with ``@ovconform.hookimpl``; the host calls them through the plugin
-manager built by :func:`ovconform._manager.get_plugin_manager`.
+manager built by :func:`ovconform.host.manager.get_plugin_manager`.
 """
 
 from __future__ import annotations

@@ -28,8 +28,9 @@ from typing import Any
 
 import pytest
 
-from ovconform import _expectations, _records
-from ovconform._devices import DeviceUnderTest, PluginSpecError, resolve
+from ovconform.host import expectations as _expectations
+from ovconform.host.plugin_specs import DeviceUnderTest, PluginSpecError, resolve
+from ovconform.reports import records as _records
 from ovconform.reports.conformance import ConformanceReport
 
 devices_key = pytest.StashKey[list[DeviceUnderTest]]()
@@ -102,7 +103,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def _load_expectations(config: pytest.Config, devices: list[DeviceUnderTest]) -> _expectations.Expectations:
-    from ovconform._manager import get_plugin_manager
+    from ovconform.host.manager import get_plugin_manager
 
     entries: list[_expectations.Entry] = []
     try:

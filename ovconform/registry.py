@@ -145,7 +145,7 @@ def check_property_types(plugin: Any, entry: DeviceEntry) -> None:
 
 def collect_devices(pm: pluggy.PluginManager) -> DeviceRegistry:
     """Run every ``ovconform_register_devices`` hook, one plugin at a time, into a new registry."""
-    from ovconform._manager import distribution_of
+    from ovconform.host.manager import distribution_of
 
     registry = DeviceRegistry()
     for impl in pm.hook.ovconform_register_devices.get_hookimpls():
@@ -157,6 +157,6 @@ def collect_devices(pm: pluggy.PluginManager) -> DeviceRegistry:
 
 def discover_devices() -> DeviceRegistry:
     """Load the ``ovconform`` entry points and collect their devices."""
-    from ovconform._manager import get_plugin_manager
+    from ovconform.host.manager import get_plugin_manager
 
     return collect_devices(get_plugin_manager())

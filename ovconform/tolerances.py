@@ -56,8 +56,8 @@ report can record the tolerance used next to the errors observed.
 **Samples of a categorical distribution** (:data:`CATEGORICAL_OPS`): a device may draw them with
 another generator than REFERENCE (OpenVINO CPU's Multinomial uses std::mt19937, OpenVINO's
 reference code RandomUniform's Philox), so they are not compared by value (:func:`is_categorical`).
-:func:`ovconform.samples.sample_space` derives from the op's input values what a sample may be,
-and :func:`ovconform.samples.compare_samples` checks the shape, the element type, that every value
+:func:`ovconform.categorical.sample_space` derives from the op's input values what a sample may be,
+and :func:`ovconform.categorical.compare_samples` checks the shape, the element type, that every value
 is a class index in ``[0, classes)``, never a class of probability 0 and (without replacement)
 never twice in a row; whether the samples equal REFERENCE's is recorded as a fact.
 """
@@ -216,7 +216,7 @@ FALLBACK_CLASS: Final = "transcendental"
 
 
 #: Op types whose output is samples of a categorical distribution: devices are checked with
-#: :func:`ovconform.samples.compare_samples`, not by value (their OP_CLASSES entry is the exact
+#: :func:`ovconform.categorical.compare_samples`, not by value (their OP_CLASSES entry is the exact
 #: class, what REFERENCE gives against itself).
 CATEGORICAL_OPS: Final = frozenset({"Multinomial"})
 

@@ -22,7 +22,7 @@ import struct
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ovconform._container import close_blob, json_header, open_blob, seal
+from ovconform.contract.blob import close_blob, json_header, open_blob, seal
 from ovconform.errors import ImportModelError
 
 MAGIC: Final = b"OVREFBLB"

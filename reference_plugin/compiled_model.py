@@ -41,7 +41,7 @@ from reference_plugin.ops import OpRun, RunContext, make_kernel
 from reference_plugin.sync_infer_request import ReferenceSyncInferRequest
 
 if TYPE_CHECKING:
-    from ovconform._tensor import RemoteContext
+    from ovconform.contract.tensor import RemoteContext
     from reference_plugin.plugin import ReferencePlugin
 
 __all__ = ["Program", "ReferenceCompiledModel"]

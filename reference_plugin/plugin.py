@@ -27,7 +27,7 @@ from reference_plugin.compiled_model import ReferenceCompiledModel
 from reference_plugin.ops import load_op, make_kernel
 
 if TYPE_CHECKING:
-    from ovconform._tensor import RemoteContext
+    from ovconform.contract.tensor import RemoteContext
 
 __all__ = ["ReferencePlugin"]
 

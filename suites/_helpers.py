@@ -15,8 +15,8 @@ import numpy as np
 
 from ovconform import Core
 from ovconform import properties as P
-from ovconform._devices import resolve
 from ovconform.assertions import assert_equal, assert_outputs_close, call, fail, no_error
+from ovconform.host.plugin_specs import resolve
 from ovconform.ir import Model
 from ovconform.suites import _models
 

@@ -9,7 +9,7 @@ under test and on REFERENCE, compare under the tolerances, and check what query_
   ``ovconform_get_tolerance`` hook, so tolerances stay data.
 * :func:`compare_outputs` compares by value, except the samples of a categorical distribution
   (Multinomial), which a device may draw with another generator: those are checked as samples
-  (:func:`ovconform.samples.compare_samples`), with the op's probabilities taken from Constants or
+  (:func:`ovconform.categorical.compare_samples`), with the op's probabilities taken from Constants or
   from ``feeds`` (the step inputs) when given.
 """
 
@@ -24,9 +24,9 @@ from typing import Any
 import numpy as np
 
 from ovconform import Tensor
+from ovconform.categorical import SampleComparison, compare_samples, sample_space
 from ovconform.ir import Model, Node, constant_value
 from ovconform.opcases import OpCase, case_strategy, same_draws_everywhere
-from ovconform.samples import SampleComparison, compare_samples, sample_space
 from ovconform.tolerances import (
     EPSILON,
     Comparison,
@@ -137,7 +137,7 @@ def run_reference(model: Model, steps: Steps) -> list[list[np.ndarray]]:
 @functools.cache
 def plugin_manager() -> Any:
     """ovconform's plugin manager, built once per process (entry points are scanned once)."""
-    from ovconform._manager import get_plugin_manager
+    from ovconform.host.manager import get_plugin_manager
 
     return get_plugin_manager()
 

@@ -35,7 +35,7 @@ import numpy as np
 
 import ovconform
 from ovconform import Core, Tensor
-from ovconform._devices import resolve
+from ovconform.host.plugin_specs import resolve
 from ovconform.tolerances import Tolerance, compare
 
 HERE = Path(__file__).resolve().parent

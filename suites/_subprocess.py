@@ -1,7 +1,7 @@
 """Run a lifetime or crash-prone check in a fresh interpreter (gtest death-test style).
 
 The child re-creates the device under test from the ``--plugin`` value (``ov_plugin_spec``) with
-:func:`ovconform._devices.resolve`, runs a snippet, and reports back its exit code (or the signal
+:func:`ovconform.host.plugin_specs.resolve`, runs a snippet, and reports back its exit code (or the signal
 that killed it) and its stderr. A snippet gets these names: ``DEVICE`` (the device name),
 ``new_core()`` (a Core with only that device), ``models`` (:mod:`ovconform.suites._models`),
 ``np`` and ``Tensor``. It ends with ``gc.collect()`` and a marker line, so a crash in a
@@ -26,7 +26,7 @@ _PROLOGUE = """\
 import gc
 import numpy as np
 from ovconform import Core, Tensor
-from ovconform._devices import resolve
+from ovconform.host.plugin_specs import resolve
 from ovconform.suites import _models as models
 
 DEVICE = {device!r}

@@ -22,7 +22,6 @@ from plugins.fake_device import relu_expected, relu_model  # noqa: E402
 from ovconform import Core, Tensor  # noqa: E402
 from ovconform import opset as ops  # noqa: E402
 from ovconform import properties as P  # noqa: E402
-from ovconform._devices import PluginSpecError, resolve  # noqa: E402
 from ovconform.adapters import openvino as adapter  # noqa: E402
 from ovconform.errors import (  # noqa: E402
     CancelledError,
@@ -30,6 +29,7 @@ from ovconform.errors import (  # noqa: E402
     OVConformError,
     PropertyError,
 )
+from ovconform.host.plugin_specs import PluginSpecError, resolve  # noqa: E402
 from ovconform.ir import Model, Type  # noqa: E402
 
 pytestmark = [pytest.mark.openvino, pytest.mark.timeout(120)]
@@ -90,7 +90,7 @@ def test_user_plugin_library_from_the_environment(tmp_path: Path) -> None:
     script = (
         "import numpy as np\n"
         "from ovconform import Core\n"
-        "from ovconform._devices import resolve\n"
+        "from ovconform.host.plugin_specs import resolve\n"
         "from plugins.fake_device import relu_model, relu_expected\n"
         "(dut,) = resolve(['openvino:MYCPU'])\n"
         "core = Core({dut.name: dut.entry.factory}, discover=False)\n"
@@ -343,7 +343,7 @@ def test_cancel_then_reuse(core: Core) -> None:
 # -- the suites ---------------------------------------------------------------------------------------
 def test_expectations_have_reasons_and_none_is_stale(tmp_path: Path) -> None:
     """Every entry parses (a reason each) and matches a collected test of the full suites."""
-    from ovconform._expectations import load_file
+    from ovconform.host.expectations import load_file
 
     entries = load_file(str(EXPECTATIONS))
     assert entries and all(e.reason for e in entries)

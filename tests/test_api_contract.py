@@ -24,7 +24,6 @@ from plugins.fake_device import (
 
 from ovconform import Model, Tensor, Type
 from ovconform import opset as ops
-from ovconform._cache import model_digest
 from ovconform.api import (
     STAGES,
     AsyncInferRequest,
@@ -54,6 +53,7 @@ from ovconform.errors import (
     UnsupportedOpError,
     ValidationError,
 )
+from ovconform.host.cache import model_digest
 
 pytestmark = pytest.mark.timeout(60)
 JOIN = 10.0

@@ -16,8 +16,8 @@ from plugins.fake_device import BrokenBackendPlugin, FakePlugin, NoExportPlugin,
 import ovconform
 from ovconform import Core
 from ovconform import opset as ops
-from ovconform._core import get_plugin_discovery, set_plugin_discovery
 from ovconform.errors import DeviceInitError, NotFoundError, PropertyError, ReadModelError, ValidationError
+from ovconform.host.core import get_plugin_discovery, set_plugin_discovery
 
 pytestmark = pytest.mark.timeout(60)
 X = np.array([[-3, -2, -1], [0, 1, 2]], dtype=np.float32)

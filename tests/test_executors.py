@@ -1,4 +1,4 @@
-"""Task executors, the streams executor and the executor manager (ovconform/_executors.py)."""
+"""Task executors, the streams executor and the executor manager (ovconform/contract/executors.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import weakref
 
 import pytest
 
-from ovconform._executors import (
+from ovconform.contract.executors import (
     ExecutorManager,
     ImmediateExecutor,
     StreamsExecutor,

@@ -19,10 +19,10 @@ from plugins.partial_device import ELEMENTWISE, PartialPlugin
 
 from ovconform import Core
 from ovconform import opset as ops
-from ovconform._devices import PluginSpecError, resolve
-from ovconform._hetero import DEVICE_PRIORITIES, HeteroPlugin
-from ovconform._hetero_blob import FORMAT_VERSION, MAGIC, HeteroBlob, Part, pack, unpack
 from ovconform.errors import CompileError, ImportModelError, PropertyError, UnsupportedOpError, ValidationError
+from ovconform.hetero.blob import FORMAT_VERSION, MAGIC, HeteroBlob, Part, pack, unpack
+from ovconform.hetero.plugin import DEVICE_PRIORITIES, HeteroPlugin
+from ovconform.host.plugin_specs import PluginSpecError, resolve
 from ovconform.ir import Model
 from ovconform.suites import _zoo
 from reference_plugin.plugin import ReferencePlugin

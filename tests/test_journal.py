@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from ovconform import _records
 from ovconform.reports import _doc, journal
+from ovconform.reports import records as _records
 
 TESTS = Path(__file__).resolve().parent
 

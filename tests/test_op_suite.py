@@ -31,7 +31,7 @@ from plugins import op_faulty_devices
 
 import ovconform
 from ovconform import opset as ops
-from ovconform._manager import get_plugin_manager
+from ovconform.host.manager import get_plugin_manager
 from ovconform.ir import Type
 from ovconform.suites import _op_runner as R
 from ovconform.suites import _triage, _zoo

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from ovconform import ops_table
-from ovconform._opset_table import OPSET_VERSIONS
 from ovconform.cli import main
 from ovconform.errors import OVConformError
+from ovconform.ir.opset_table import OPSET_VERSIONS
 from ovconform.opcases import all_case_keys
+from ovconform.opcases import coverage as ops_table
 from reference_plugin.ops import registered_ops
 
 

@@ -11,8 +11,8 @@ from plugins.fake_device import FakePlugin
 
 import ovconform
 from ovconform import hookspecs
-from ovconform._manager import get_plugin_manager
 from ovconform.errors import NotFoundError, PluginValidationError
+from ovconform.host.manager import get_plugin_manager
 from ovconform.registry import DeviceRegistry, check_property_types, collect_devices
 
 

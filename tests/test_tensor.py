@@ -1,4 +1,4 @@
-"""Tensor, RemoteContext and RemoteTensor (ovconform/_tensor.py)."""
+"""Tensor, RemoteContext and RemoteTensor (ovconform/contract/tensor.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from ovconform import Tensor, Type
-from ovconform._tensor import RemoteContext, RemoteTensor
+from ovconform.contract.tensor import RemoteContext, RemoteTensor
 from ovconform.errors import NotImplementedByDeviceError, ValidationError
 from ovconform.ir import ALL_TYPES, PartialShape
 

@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ovconform import opset, serialize
-from ovconform._opset_table import OPSET_VERSIONS
 from ovconform.errors import InferError, ValidationError
 from ovconform.ir import Model, Node, Type, as_type, bf16_to_f32, f32_to_bf16, get_opdef, make_node
+from ovconform.ir.opset_table import OPSET_VERSIONS
 from ovconform.opcases import OpCase, all_case_keys, case_strategy
 from reference_plugin._evaluate import evaluate
 from reference_plugin.ops import registered_ops

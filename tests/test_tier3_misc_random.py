@@ -230,7 +230,7 @@ def test_multinomial_run_time_errors(probs: Any, count: int, kwargs: dict[str, A
 
 def test_multinomial_ir_round_trip_and_openvino_reads_it() -> None:
     from ovconform import read_model, serialize
-    from ovconform.samples import compare_samples, sample_space
+    from ovconform.categorical import compare_samples, sample_space
 
     model = multinomial_model([2, 4], 3, False, True, (7, 9), "f32", "i32")
     xml, weights = serialize(model)
@@ -397,7 +397,7 @@ def test_multinomial_never_repeats_a_class_on_skewed_rows() -> None:
 # -- the comparison of samples ----------------------------------------------------------------------------------
 
 def _space(with_replacement: bool = True) -> Any:
-    from ovconform.samples import sample_space
+    from ovconform.categorical import sample_space
 
     model = multinomial_model([2, 5], 3, with_replacement)
     node = next(n for n in model.get_ordered_ops() if n.type_name == "Multinomial")
@@ -411,7 +411,7 @@ def _space(with_replacement: bool = True) -> Any:
     ([[0, 2, 3], [4, 3, 4]], False, r"sample \[1, 2\] = 4 repeats a class of row 1"),
 ])
 def test_compare_samples_fails_a_wrong_device(fake: list[list[int]], with_replacement: bool, message: str) -> None:
-    from ovconform.samples import compare_samples
+    from ovconform.categorical import compare_samples
 
     reference = np.array([[0, 2, 3], [4, 3, 0]], np.int64)
     result = compare_samples(np.array(fake, np.int64), reference, _space(with_replacement))
@@ -421,7 +421,7 @@ def test_compare_samples_fails_a_wrong_device(fake: list[list[int]], with_replac
 
 
 def test_compare_samples_accepts_other_valid_samples_and_records_equality() -> None:
-    from ovconform.samples import compare_samples
+    from ovconform.categorical import compare_samples
 
     reference = np.array([[0, 2, 3], [4, 3, 0]], np.int64)
     same = compare_samples(reference.copy(), reference, _space(False))

@@ -170,7 +170,7 @@ class _UsageError(Exception):
 
 
 def _devices(specs: list[str]) -> list[Any]:
-    from ovconform._devices import PluginSpecError, resolve
+    from ovconform.host.plugin_specs import PluginSpecError, resolve
 
     try:
         return resolve(specs)

@@ -14,7 +14,7 @@ Outputs whose size depends on input values (NonZero, Unique, SegmentMax without 
 dimensions (``0..n``) when the data shape is static, ``?`` otherwise.
 
 Versions are numbered by the first opset holding them, as the IR writes them and as
-:data:`ovconform._opset_table.OPSET_VERSIONS` lists them: ``ScatterNDUpdate-4`` is
+:data:`ovconform.ir.opset_table.OPSET_VERSIONS` lists them: ``ScatterNDUpdate-4`` is
 ``ov::op::v3::ScatterNDUpdate`` (the spec page "ScatterNDUpdate-3"), first in opset4.
 """
 

@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from ovconform import _records
 from ovconform.reports import journal
+from ovconform.reports import records as _records
 
 if TYPE_CHECKING:
-    from ovconform._devices import DeviceUnderTest
+    from ovconform.host.plugin_specs import DeviceUnderTest
 
 SCHEMA_VERSION = "1.0"
 REPORT_NAME = "conformance.json"

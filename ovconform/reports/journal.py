@@ -132,7 +132,7 @@ def _is_record(record: Any) -> bool:
 
 def fold(entries: Entries) -> dict[str, dict[str, Any]]:
     """nodeid -> its record, with the live report's precedence; unfinished tests become crashed."""
-    from ovconform import _records
+    from ovconform.reports import records as _records
 
     records: dict[str, dict[str, Any]] = {}
     for record in entries.records:

@@ -1,7 +1,7 @@
 """A pytest plugin (``-p op_hooks``) that adds an ovconform hook implementation for the op/model
 suite tests: ``ovconform_add_models`` contributes one small model ("tiny_relu") to every device.
 
-ovconform's plugin manager loads entry points and :data:`ovconform._manager.DEFAULT_PLUGINS`;
+ovconform's plugin manager loads entry points and :data:`ovconform.host.manager.DEFAULT_PLUGINS`;
 this test-only plugin appends itself to the latter (no installed distribution needed).
 """
 
@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 
 import ovconform
-from ovconform import _manager
 from ovconform import opset as ops
+from ovconform.host import manager as _manager
 from ovconform.ir import Model, Type
 
 

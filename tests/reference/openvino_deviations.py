@@ -332,7 +332,7 @@ NOT_DEVIATIONS: dict[str, str] = {
     "Multinomial samples differ (CPU std::mt19937 seeded by seed_seq{global_seed, op_seed}, REFERENCE "
     "RandomUniform's Philox as OpenVINO's reference code)":
         "the Multinomial-13 spec does not define the uniform generator; devices are checked by the validity "
-        "of their samples (ovconform.samples), not by value.",
+        "of their samples (ovconform.categorical), not by value.",
 }
 
 

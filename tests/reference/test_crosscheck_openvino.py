@@ -10,7 +10,7 @@ REFERENCE with a carried state dict, comparing every step (the tolerance grows w
 OpenVINO CPU keeps f16 state in f32). bf16 tensors cross as uint16 bit patterns. Samples of a
 categorical distribution (Multinomial: OpenVINO CPU draws them with std::mt19937, REFERENCE with
 RandomUniform's Philox as OpenVINO's reference code does) are checked as samples
-(``ovconform.samples.compare_samples``), not by value.
+(``ovconform.categorical.compare_samples``), not by value.
 
 Where OpenVINO CPU disagrees with the op specification, ``openvino_deviations.py`` records it;
 matching cases are skipped (and counted), and each record's witness is run here to prove the
@@ -30,9 +30,9 @@ from openvino_deviations import DEVIATIONS, SPEC, Deviation, deviation_for
 
 from ovconform import Model, serialize
 from ovconform import opset as ops
+from ovconform.categorical import SampleComparison, compare_samples, sample_space
 from ovconform.ir import Type, constant_value, f32_to_bf16
 from ovconform.opcases import OpCase, all_case_keys
-from ovconform.samples import SampleComparison, compare_samples, sample_space
 from ovconform.suites._op_runner import generate_cases
 from ovconform.tolerances import EPSILON, Comparison, Tolerance, compare, reduction_size, resolve_tolerance
 from reference_plugin._evaluate import ModelRunner

@@ -18,8 +18,8 @@ from device_models import (
 
 import ovconform
 from ovconform import opset as ops
-from ovconform._cache import model_digest
 from ovconform.errors import CompileError, InferError
+from ovconform.host.cache import model_digest
 from ovconform.ir import Model, Type
 from reference_plugin import _transformations
 from reference_plugin.compiled_model import ReferenceCompiledModel

@@ -20,7 +20,7 @@ from device_models import (
 
 import ovconform
 from ovconform import opset as ops
-from ovconform._container import seal
+from ovconform.contract.blob import seal
 from ovconform.errors import ImportModelError, ValidationError
 from ovconform.ir import Model, Type
 from reference_plugin._blob import FORMAT_VERSION, MAGIC, Blob, pack, unpack

@@ -13,8 +13,8 @@ from device_models import (
 
 import ovconform
 from ovconform import opset as ops
-from ovconform._cache import model_digest
 from ovconform.errors import PropertyError, ValidationError
+from ovconform.host.cache import model_digest
 from ovconform.ir import Model
 from reference_plugin.plugin import ReferencePlugin
 

@@ -46,7 +46,7 @@ def device_name(ov_device: str) -> str:
 
 def user_plugins(value: str | None = None) -> dict[str, str]:
     """``{device: library}`` from ``OVCONFORM_OPENVINO_PLUGINS`` (``NAME=/path.so;NAME2=/path2.so``)."""
-    from ovconform._devices import PluginSpecError
+    from ovconform.errors import PluginSpecError
 
     text = os.environ.get(PLUGINS_ENV, "") if value is None else value
     out: dict[str, str] = {}
@@ -62,7 +62,7 @@ def user_plugins(value: str | None = None) -> dict[str, str]:
 
 
 def default_config() -> dict[str, Any]:
-    from ovconform._devices import PluginSpecError
+    from ovconform.errors import PluginSpecError
 
     text = os.environ.get(CONFIG_ENV)
     if text is None:
@@ -88,7 +88,7 @@ def make_target(ov_device: str) -> Target:
     """Check the OpenVINO device exists and describe it (its name, plugins, defaults)."""
     import openvino as ov
 
-    from ovconform._devices import PluginSpecError
+    from ovconform.errors import PluginSpecError
 
     spec = ov_device.strip()
     if not spec:
@@ -118,7 +118,7 @@ def make_target(ov_device: str) -> Target:
 
 
 def device_entries(spec: str) -> list[DeviceEntry]:
-    """The device for ``--plugin=openvino:<spec>`` (what :mod:`ovconform._devices` calls)."""
+    """The device for ``--plugin=openvino:<spec>`` (what :mod:`ovconform.host.plugin_specs` calls)."""
     target = make_target(spec)
 
     def factory() -> OVPlugin:

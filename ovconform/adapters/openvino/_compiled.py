@@ -14,11 +14,11 @@ import zlib
 from typing import TYPE_CHECKING, Any
 
 from ovconform import properties as P
-from ovconform._compiled_model import CompiledModel
-from ovconform._container import Reader, json_header
-from ovconform._executors import ImmediateExecutor
 from ovconform.adapters.openvino._convert import from_ov_value, to_ov_props, translate
 from ovconform.adapters.openvino._request import OVAsyncInferRequest, OVSyncInferRequest
+from ovconform.contract.blob import Reader, json_header
+from ovconform.contract.compiled_model import CompiledModel
+from ovconform.contract.executors import ImmediateExecutor
 from ovconform.errors import CompileError, ImportModelError, PropertyError
 from ovconform.ir import Model
 

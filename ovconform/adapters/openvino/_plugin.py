@@ -17,9 +17,9 @@ from typing import Any
 import openvino as ov
 
 from ovconform import properties as P
-from ovconform._plugin import Plugin, Version
 from ovconform.adapters.openvino._compiled import OVCompiledModel, unpack_blob
 from ovconform.adapters.openvino._convert import from_ov_value, to_ov_model, to_ov_props, translate
+from ovconform.contract.plugin import Plugin, Version
 from ovconform.errors import (
     CompileError,
     DeviceInitError,
@@ -255,7 +255,7 @@ class OVPlugin(Plugin):
     def import_model(self, stream: Any, properties: Mapping[str, Any] | None = None,
                      context: Any = None) -> OVCompiledModel:
         import ovconform
-        from ovconform._plugin import _read_stream
+        from ovconform.contract.plugin import _read_stream
 
         blob = _read_stream(stream)
         props = dict(properties or {})

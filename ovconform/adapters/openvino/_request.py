@@ -16,9 +16,17 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ovconform._async_request import AsyncInferRequest, _as_infer_error, _Future
-from ovconform._executors import ImmediateExecutor, ITaskExecutor, Task
-from ovconform._infer_request import (
+from ovconform.adapters.openvino._convert import (
+    fill_ov_tensor,
+    from_ov_tensor,
+    our_type,
+    to_ov_tensor,
+    translate,
+    zero_tensor,
+)
+from ovconform.contract.async_infer_request import AsyncInferRequest, _as_infer_error, _Future
+from ovconform.contract.executors import ImmediateExecutor, ITaskExecutor, Task
+from ovconform.contract.sync_infer_request import (
     POSTPROCESS,
     PREPROCESS,
     START_PIPELINE,
@@ -28,15 +36,7 @@ from ovconform._infer_request import (
     SyncInferRequest,
     VariableState,
 )
-from ovconform._tensor import Tensor
-from ovconform.adapters.openvino._convert import (
-    fill_ov_tensor,
-    from_ov_tensor,
-    our_type,
-    to_ov_tensor,
-    translate,
-    zero_tensor,
-)
+from ovconform.contract.tensor import Tensor
 from ovconform.errors import InferError, NotEnabledError, ValidationError
 
 if TYPE_CHECKING:

@@ -13,12 +13,13 @@ import importlib
 import importlib.util
 import inspect
 import sys
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ovconform._manager import get_plugin_manager
-from ovconform.errors import NotFoundError, OVConformError, PluginValidationError
+from ovconform.errors import NotFoundError, PluginSpecError, PluginValidationError
+from ovconform.host.manager import get_plugin_manager
 from ovconform.registry import DeviceEntry, DeviceRegistry, collect_devices
 
 
@@ -32,10 +33,6 @@ class DeviceUnderTest:
 
     def create(self) -> Any:
         return self.entry.factory()
-
-
-class PluginSpecError(OVConformError):
-    """A --plugin value names nothing that can be loaded (a usage error)."""
 
 
 def resolve(specs: list[str]) -> list[DeviceUnderTest]:
@@ -117,7 +114,7 @@ def _from_object(spec: str) -> list[DeviceEntry]:
 def _hetero(spec: str) -> list[DeviceEntry]:
     """``HETERO:X,Y``: the host's HETERO over the devices of the --plugin values X and Y, in that
     priority order (X and Y are any --plugin values except another HETERO)."""
-    from ovconform._hetero import HETERO, hetero_factory
+    from ovconform.hetero.plugin import HETERO
 
     parts = [p.strip() for p in spec.split(":", 1)[1].split(",") if p.strip()]
     if not parts:
@@ -134,6 +131,19 @@ def _hetero(spec: str) -> list[DeviceEntry]:
     registry.set_source(spec, "ovconform HETERO (host)")
     registry.add(hetero_factory(devices, list(devices)), name=HETERO)
     return registry.entries()
+
+
+def hetero_factory(devices: Mapping[str, Any], priorities: Sequence[str]) -> Callable[[], Any]:
+    """A factory for the host's HETERO over ``devices`` (what ``--plugin=HETERO:A,B`` registers):
+    each HETERO gets its own Core holding just those devices."""
+    from ovconform.hetero.plugin import HETERO, HeteroPlugin
+    from ovconform.host.core import Core
+
+    def make() -> HeteroPlugin:
+        return HeteroPlugin(HETERO, ",".join(priorities), core=Core(dict(devices), discover=False))
+
+    make.device_name = HETERO  # type: ignore[attr-defined]
+    return make
 
 
 def _openvino(spec: str) -> list[DeviceEntry]:

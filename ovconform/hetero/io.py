@@ -1,4 +1,4 @@
-"""HETERO export and import: a compiled model to a :mod:`ovconform._hetero_blob` blob and back.
+"""HETERO export and import: a compiled model to a :mod:`ovconform.hetero.blob` blob and back.
 
 Export writes the model's IR, the plan (the steps in run order, each part's device and op names)
 and per part the part device's own blob, or the part's IR when that device cannot export
@@ -18,7 +18,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ovconform import properties as P
-from ovconform._hetero import (
+from ovconform.contract.plugin import _read_stream
+from ovconform.errors import ImportModelError, NotImplementedByDeviceError, OVConformError
+from ovconform.hetero.blob import HeteroBlob, Part, pack, unpack
+from ovconform.hetero.plugin import (
     _HOST_OPS,
     _HOUSEKEEPING,
     DEVICE_PRIORITIES,
@@ -28,13 +31,11 @@ from ovconform._hetero import (
     build_parts,
     plan_steps,
 )
-from ovconform._hetero_blob import HeteroBlob, Part, pack, unpack
-from ovconform._plugin import _read_stream
-from ovconform.errors import ImportModelError, NotImplementedByDeviceError, OVConformError
 from ovconform.ir import Model, Node
+from ovconform.ir._serialize import serialize
 
 if TYPE_CHECKING:
-    from ovconform._hetero import HeteroCompiledModel, HeteroPlugin
+    from ovconform.hetero.plugin import HeteroCompiledModel, HeteroPlugin
 
 __all__ = ["export_compiled", "import_compiled", "import_properties"]
 
@@ -43,24 +44,21 @@ _PREFIX = f"device {HETERO!r} cannot import the blob"
 
 # -- export -----------------------------------------------------------------------------------------
 def export_compiled(compiled: HeteroCompiledModel) -> bytes:
-    import ovconform
-
-    xml, weights = ovconform.serialize(compiled.model)  # type: ignore[misc]
+    from ovconform import __version__
+    xml, weights = serialize(compiled.model)
     steps = tuple(Part(host=s.node.friendly_name) if s.stage is None else _export_part(s.stage)  # type: ignore[union-attr]
                   for s in compiled.steps)
     config = {name: P.to_string(value) for name, value in sorted(compiled.config.values().items())}
     return pack(HeteroBlob(tuple(compiled.devices), xml, weights, steps, config,
-                           f"ovconform {ovconform.__version__}"))
+                           f"ovconform {__version__}"))
 
 
 def _export_part(stage: Stage) -> Part:
-    import ovconform
-
     names = tuple(n.friendly_name for n in stage.nodes)
     try:
         return Part(stage.device, names, "blob", (stage.compiled.export_model(),))
     except NotImplementedByDeviceError:
-        xml, weights = ovconform.serialize(stage.model)  # type: ignore[misc]
+        xml, weights = serialize(stage.model)
         return Part(stage.device, names, "ir", (xml, weights))
 
 
@@ -84,7 +82,7 @@ def import_properties(plugin: HeteroPlugin, stream: Any, properties: Mapping[str
 
 
 def import_compiled(plugin: HeteroPlugin, data: bytes, config: P.PropertyStore) -> HeteroCompiledModel:
-    from ovconform._hetero import HeteroCompiledModel
+    from ovconform.hetero.plugin import HeteroCompiledModel
 
     blob = _unpack(data)
     core = plugin._core()

@@ -26,6 +26,8 @@ from pathlib import Path
 
 import pytest
 
+from ovconform.errors import ExpectationError
+
 key = pytest.StashKey["Expectations"]()
 
 
@@ -48,10 +50,6 @@ class Entry:
         bare = nodeid.split("[", 1)[0]
         return any(fnmatch.fnmatchcase(n, self.pattern) or n == self.pattern or n.startswith(self.pattern + "::")
                    for n in (nodeid, bare))
-
-
-class ExpectationError(ValueError):
-    """An expectation file line cannot be parsed."""
 
 
 def parse_lines(lines: list[str], source: str, device: str | None = None) -> list[Entry]:

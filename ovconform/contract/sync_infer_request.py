@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import numpy as np
 
-from ovconform._tensor import Tensor
+from ovconform.contract.tensor import Tensor
 from ovconform.errors import CancelledError, InferError, NotEnabledError, NotFoundError, OVConformError, ValidationError
 from ovconform.ir import Output
 
 if TYPE_CHECKING:
-    from ovconform._compiled_model import CompiledModel
+    from ovconform.contract.compiled_model import CompiledModel
 
 __all__ = ["STAGES", "ProfilingInfo", "ProfilingStatus", "SyncInferRequest", "VariableState"]
 

@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ovconform._executors import ImmediateExecutor, ITaskExecutor, Task
-from ovconform._infer_request import ProfilingInfo, SyncInferRequest, VariableState
-from ovconform._tensor import Tensor
+from ovconform.contract.executors import ImmediateExecutor, ITaskExecutor, Task
+from ovconform.contract.sync_infer_request import ProfilingInfo, SyncInferRequest, VariableState
+from ovconform.contract.tensor import Tensor
 from ovconform.errors import BusyError, InferError, NotFoundError, OVConformError, ValidationError
 from ovconform.ir import Output
 
 if TYPE_CHECKING:
-    from ovconform._compiled_model import CompiledModel
+    from ovconform.contract.compiled_model import CompiledModel
 
 __all__ = ["AsyncInferRequest", "InferRequest", "Results"]
 

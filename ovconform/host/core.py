@@ -7,7 +7,7 @@ in ``CACHE_DIR`` for devices with the EXPORT_IMPORT capability. It is safe to sh
 threads.
 
 HETERO: ``"HETERO:A,B"`` compiles (and queries) a model split over devices A and B
-(:mod:`ovconform._hetero`); the Core registers its HETERO device on first use of ``"HETERO"``
+(:mod:`ovconform.hetero.plugin`); the Core registers its HETERO device on first use of ``"HETERO"``
 or ``"HETERO:..."``. As in OpenVINO, ``get_property`` / ``set_property`` take ``"HETERO"`` only
 (its devices are its MULTI_DEVICE_PRIORITIES) and ``import_model`` runs a HETERO blob on the
 blob's own devices.
@@ -29,11 +29,10 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ovconform import _cache, _hetero
 from ovconform import properties as P
-from ovconform._compiled_model import CompiledModel
-from ovconform._plugin import Version
-from ovconform._tensor import RemoteContext
+from ovconform.contract.compiled_model import CompiledModel
+from ovconform.contract.plugin import Version
+from ovconform.contract.tensor import RemoteContext
 from ovconform.errors import (
     DeviceInitError,
     NotFoundError,
@@ -42,6 +41,8 @@ from ovconform.errors import (
     ReadModelError,
     ValidationError,
 )
+from ovconform.hetero import plugin as _hetero
+from ovconform.host import cache as _cache
 from ovconform.ir import Model
 
 __all__ = ["Core", "get_plugin_discovery", "set_plugin_discovery"]

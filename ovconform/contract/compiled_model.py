@@ -14,15 +14,15 @@ import weakref
 from typing import TYPE_CHECKING, Any, BinaryIO, ClassVar
 
 from ovconform import properties as P
-from ovconform._async_request import AsyncInferRequest, Results
-from ovconform._executors import ImmediateExecutor, ITaskExecutor, StreamsExecutor
-from ovconform._infer_request import SyncInferRequest
+from ovconform.contract.async_infer_request import AsyncInferRequest, Results
+from ovconform.contract.executors import ImmediateExecutor, ITaskExecutor, StreamsExecutor
+from ovconform.contract.sync_infer_request import SyncInferRequest
 from ovconform.errors import NotFoundError, NotImplementedByDeviceError, PropertyError, ValidationError
 from ovconform.ir import Model, Output
 
 if TYPE_CHECKING:
-    from ovconform._plugin import Plugin
-    from ovconform._tensor import RemoteContext
+    from ovconform.contract.plugin import Plugin
+    from ovconform.contract.tensor import RemoteContext
 
 __all__ = ["CompiledModel"]
 

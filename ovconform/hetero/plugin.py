@@ -27,10 +27,10 @@ Names, as OpenVINO's Core has them: the devices are the property ``MULTI_DEVICE_
 (:func:`check_property_device`). ``import_model`` on ``"HETERO"`` or ``"HETERO:A,B"`` runs the
 blob on the blob's own devices (the name's list is ignored, as OpenVINO does).
 
-Export/import (EXPORT_IMPORT): the blob (:mod:`ovconform._hetero_blob`) holds the devices, the
+Export/import (EXPORT_IMPORT): the blob (:mod:`ovconform.hetero.blob`) holds the devices, the
 model's IR, the plan (the steps and each op's part) and per part the part device's own blob
 (or the part's IR when that device cannot export), so import rebuilds the same split without
-asking the devices again (:mod:`ovconform._hetero_io`).
+asking the devices again (:mod:`ovconform.hetero.io`).
 """
 
 from __future__ import annotations
@@ -43,10 +43,10 @@ from typing import Any, Final
 import numpy as np
 
 from ovconform import properties as P
-from ovconform._compiled_model import CompiledModel
-from ovconform._infer_request import ProfilingInfo, ProfilingStatus, SyncInferRequest, VariableState
-from ovconform._plugin import Plugin
-from ovconform._tensor import Tensor
+from ovconform.contract.compiled_model import CompiledModel
+from ovconform.contract.plugin import Plugin
+from ovconform.contract.sync_infer_request import ProfilingInfo, ProfilingStatus, SyncInferRequest, VariableState
+from ovconform.contract.tensor import Tensor
 from ovconform.errors import CompileError, OVConformError, UnsupportedOpError, ValidationError
 from ovconform.ir import Model, Node, Output
 from ovconform.ir._graph import make_node
@@ -324,7 +324,7 @@ class HeteroCompiledModel(CompiledModel):
         return super()._get_ro_property(name)
 
     def _export(self) -> bytes:
-        from ovconform._hetero_io import export_compiled
+        from ovconform.hetero.io import export_compiled
 
         return export_compiled(self)
 
@@ -332,9 +332,9 @@ class HeteroCompiledModel(CompiledModel):
 class HeteroPlugin(Plugin):
     """The HETERO device: splits a model over the devices of DEVICE_PRIORITIES.
 
-    :param devices: ``{name: plugin or factory}`` HETERO runs on; when None, the devices of the
-        Core that registers HETERO.
     :param priorities: the default DEVICE_PRIORITIES.
+    :param core: the Core whose devices HETERO runs on; when None, the Core that registers HETERO
+        (a Core is handed in, never imported: ``hetero/`` builds on ``contract/`` only).
     """
 
     device_name = HETERO
@@ -343,14 +343,9 @@ class HeteroPlugin(Plugin):
     #: as OpenVINO's HETERO: it exports and imports (the precisions are its devices' business)
     capabilities = (P.Capability.EXPORT_IMPORT,)
 
-    def __init__(self, device_name: str | None = None, devices: Mapping[str, Any] | None = None,
-                 priorities: str = "") -> None:
+    def __init__(self, device_name: str | None = None, priorities: str = "", core: Any = None) -> None:
         self._default_priorities = priorities
-        self._own_core: Any = None
-        if devices is not None:
-            from ovconform._core import Core
-
-            self._own_core = Core(dict(devices), discover=False)
+        self._own_core: Any = core
         super().__init__(device_name)
 
     def _declare_properties(self) -> list[P.Declared]:
@@ -402,13 +397,13 @@ class HeteroPlugin(Plugin):
         """Rebuild a compiled model from :meth:`HeteroCompiledModel.export_model`'s blob. Its
         configuration comes back under the call's properties; its devices are the blob's own (a
         device list in the name or in ``properties`` is ignored, as OpenVINO does)."""
-        from ovconform._hetero_io import import_properties
+        from ovconform.hetero.io import import_properties
 
         data, props = import_properties(self, stream, properties)
         return super().import_model(data, props, context)  # type: ignore[return-value]
 
     def _import_model(self, blob: bytes, config: P.PropertyStore, context: Any) -> HeteroCompiledModel:
-        from ovconform._hetero_io import import_compiled
+        from ovconform.hetero.io import import_compiled
 
         return import_compiled(self, blob, config)
 
@@ -460,13 +455,3 @@ def _consumers(model: Model) -> dict[Key, list[Node]]:
         for src in node.input_values():
             out.setdefault(_key(src), []).append(node)
     return out
-
-
-def hetero_factory(devices: Mapping[str, Any], priorities: Sequence[str]) -> Callable[[], HeteroPlugin]:
-    """A factory for a HETERO device over ``devices`` (what ``--plugin=HETERO:A,B`` registers)."""
-
-    def make() -> HeteroPlugin:
-        return HeteroPlugin(HETERO, devices, ",".join(priorities))
-
-    make.device_name = HETERO  # type: ignore[attr-defined]
-    return make

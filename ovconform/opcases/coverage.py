@@ -20,8 +20,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ovconform._opset_table import LATEST_OPSET, OPSET_VERSIONS
 from ovconform.errors import OVConformError, ValidationError
+from ovconform.ir.opset_table import LATEST_OPSET, OPSET_VERSIONS
 
 #: Op types with no REFERENCE kernel by decision, and why.
 NOT_PLANNED: dict[str, str] = {

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ovconform import properties as P
-from ovconform._compiled_model import CompiledModel
-from ovconform._executors import ExecutorManager, StreamsExecutor, StreamsExecutorConfig, get_executor_manager
+from ovconform.contract.compiled_model import CompiledModel
+from ovconform.contract.executors import ExecutorManager, StreamsExecutor, StreamsExecutorConfig, get_executor_manager
 from ovconform.errors import (
     CompileError,
     DeviceInitError,
@@ -32,7 +32,7 @@ from ovconform.errors import (
 from ovconform.ir import Model, Node, Type
 
 if TYPE_CHECKING:
-    from ovconform._tensor import RemoteContext
+    from ovconform.contract.tensor import RemoteContext
 
 __all__ = ["Plugin", "Version"]
 
