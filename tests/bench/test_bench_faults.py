@@ -10,17 +10,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import plugins.perf_faulty_devices as faulty
 import pytest
+from _paths import PLUGINS
 
 from ovconform import Core
 from ovconform.bench import report
 from ovconform.bench.models import resolve_model
 from ovconform.bench.runner import BenchConfig, run_benchmark
 from ovconform.cli import main
-
-PLUGINS = Path(__file__).parent / "plugins"
-sys.path.insert(0, str(PLUGINS))
-import perf_faulty_devices as faulty  # noqa: E402
 
 FAULTY = str(PLUGINS / "perf_faulty_devices.py")
 

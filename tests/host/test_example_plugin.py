@@ -9,8 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from _paths import REPO
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "ovconform-mydevice"
+EXAMPLE = REPO / "examples" / "ovconform-mydevice"
 
 
 @pytest.fixture(scope="module")

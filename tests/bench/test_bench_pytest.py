@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from _paths import REPO
 
 from ovconform.bench.pytest_perf import selects_perf
 from ovconform.reports import render
@@ -111,7 +112,7 @@ def test_conformance_html_has_the_perf_section(suite_run: Path) -> None:
 
 
 def test_html_without_perf_records_is_unchanged() -> None:
-    sample = Path(__file__).parents[1] / "reports" / "REFERENCE" / "conformance.json"
+    sample = REPO / "reports" / "REFERENCE" / "conformance.json"
     from ovconform.reports import _doc
 
     page = render.render(_doc.load(sample), "html")

@@ -18,8 +18,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from _paths import REPO
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = REPO
 PACKAGES = ("ovconform", "reference_plugin", "suites")
 BANNED_MODULES = {"pickle", "cPickle", "_pickle", "marshal", "shelve", "dill", "cloudpickle", "joblib", "yaml"}
 BANNED_CALLS = {"eval", "exec", "compile"}

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _paths import PLUGINS
 from plugins.fake_device import FakePlugin, NoExportPlugin, relu_model
 from plugins.partial_device import ELEMENTWISE, PartialPlugin
 
@@ -28,8 +29,7 @@ from ovconform.suites import _zoo
 from reference_plugin.plugin import ReferencePlugin
 
 pytestmark = pytest.mark.timeout(120)
-HERE = Path(__file__).parent
-PARTIAL_SPEC = str(HERE / "plugins" / "partial_device.py")
+PARTIAL_SPEC = str(PLUGINS / "partial_device.py")
 HETERO = "HETERO:PARTIAL,REFERENCE"
 
 

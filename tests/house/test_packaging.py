@@ -7,7 +7,9 @@ import tomllib
 from importlib.metadata import entry_points
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from _paths import REPO
+
+ROOT = REPO
 
 
 def _readme_commands() -> list[str]:

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _paths import REPO, TESTS
 
 ov = pytest.importorskip("openvino")
 
@@ -35,7 +36,7 @@ from ovconform.ir import Model, Type  # noqa: E402
 pytestmark = [pytest.mark.openvino, pytest.mark.timeout(120)]
 CPU = "openvino-CPU"
 X = np.array([[-3, -2, -1], [0, 1, 2]], dtype=np.float32)
-EXPECTATIONS = Path(__file__).parents[1] / "suites" / "expectations" / "openvino-CPU.txt"
+EXPECTATIONS = REPO / "suites" / "expectations" / "openvino-CPU.txt"
 
 
 def _core(spec: str = "openvino:CPU") -> tuple[Core, str]:
@@ -99,7 +100,7 @@ def test_user_plugin_library_from_the_environment(tmp_path: Path) -> None:
         "np.testing.assert_allclose(got, relu_expected(x))\n"
         "print(dut.name, core.get_property(dut.name, 'FULL_DEVICE_NAME') != '')\n")
     env = {**os.environ, adapter.PLUGINS_ENV: f"MYCPU={lib}",
-           "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")])}
+           "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])}
     proc = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True,
                           timeout=120)
     assert proc.returncode == 0, proc.stderr[-3000:]

@@ -20,11 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _paths import REPO
 from _session import once_per_session
 
 import ovconform.suites
 
-REPO = Path(__file__).resolve().parents[1]
 SUITES = Path(ovconform.suites.__file__).resolve().parent
 API_ENTITIES = {"ov_plugin", "ov_compiled_model", "ov_infer_request"}
 ENTITIES = API_ENTITIES | {"op", "model"}

@@ -59,7 +59,7 @@ CASE_HARD_LIMIT_S = 10.0  # the timer's limit: a case stuck in a loop fails inst
 #: The child's address-space limit: an allocation beyond it is a MemoryError (a failing case),
 #: never the machine's memory.
 CHILD_ADDRESS_SPACE = 4 * 1024**3
-TESTS = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parent
 #: Exceptions that mean a bug in a parser, even when a caller wrapped them in the documented error.
 BUG_TYPES = (IndexError, KeyError, TypeError, AttributeError, ZeroDivisionError, AssertionError, RecursionError,
              NameError, OverflowError, MemoryError)
@@ -314,12 +314,12 @@ def _limit_memory() -> None:
 def _fuzz_in_child(examples: int, timeout: float, hash_seed: str | None = "0") -> dict[str, Any]:
     """Run the families in a child. ``hash_seed`` fixes PYTHONHASHSEED, so the derandomized cases
     are the same in every CI run; the long run passes None (each run explores other cases)."""
-    code = f"import sys; sys.path.insert(0, {str(TESTS)!r}); import test_fuzz_import as T; T._child_main({examples})"
+    code = f"import sys; sys.path.insert(0, {str(HERE)!r}); import test_fuzz_import as T; T._child_main({examples})"
     env = {k: v for k, v in os.environ.items() if k != "PYTHONHASHSEED"}
     if hash_seed is not None:
         env["PYTHONHASHSEED"] = hash_seed
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout, check=False,
-                          preexec_fn=_limit_memory, cwd=TESTS, env=env)
+                          preexec_fn=_limit_memory, cwd=HERE, env=env)
     line = next((x for x in proc.stdout.splitlines() if x.startswith("FUZZ ")), None)
     assert line is not None, f"the fuzz child exited {proc.returncode}: {proc.stderr[-3000:]}"
     return dict(json.loads(line.removeprefix("FUZZ ")))
