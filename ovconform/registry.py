@@ -17,6 +17,7 @@ from typing import Any
 import pluggy
 
 from ovconform import properties as P
+from ovconform.contract.names import RULE, device_name_ok
 from ovconform.errors import NotFoundError, OVConformError, PluginValidationError
 
 #: The methods every device plugin must have (ov::IPlugin's Python form).
@@ -55,10 +56,10 @@ class DeviceRegistry:
         """Register a plugin class or zero-argument factory under its ``device_name`` (or ``name``)."""
         where = f"plugin {self._source!r} ({self._distribution})"
         device = name if name is not None else getattr(plugin, "device_name", None)
-        if not isinstance(device, str) or not device or any(c in device for c in ".: ,"):
+        if not isinstance(device, str) or not device_name_ok(device):
             raise PluginValidationError(
-                f"{where} registered {plugin!r} with device name {device!r}; a device name is a non-empty "
-                "string without '.', ':', ',' or spaces (set the class attribute device_name).", plugin)
+                f"{where} registered {plugin!r} with device name {device!r}; a device name is {RULE} "
+                "(set the class attribute device_name).", plugin)
         if not callable(plugin):
             raise PluginValidationError(f"{where} registered {plugin!r} for {device!r}, which is neither a "
                                         "plugin class nor a factory.", plugin)

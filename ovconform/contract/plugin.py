@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ovconform import properties as P
+from ovconform.contract import names
 from ovconform.contract.compiled_model import CompiledModel
 from ovconform.contract.executors import ExecutorManager, StreamsExecutor, StreamsExecutorConfig, get_executor_manager
 from ovconform.errors import (
@@ -98,8 +99,8 @@ class Plugin:
 
     def __init__(self, device_name: str | None = None) -> None:
         name = device_name or type(self).device_name
-        if not isinstance(name, str) or not name or "." in name or ":" in name or name != name.strip():
-            raise ValidationError(f"device name {name!r} must be a non-empty string without '.', ':' or spaces.")
+        if not names.device_name_ok(name):
+            raise ValidationError(f"device name {name!r} is not allowed: a device name is {names.RULE}.")
         self._name = name
         self.device_name = name
         self._core_ref: weakref.ReferenceType[Any] | None = None

@@ -21,7 +21,6 @@ plugins. The default collects the devices of the ``ovconform`` entry points (plu
 from __future__ import annotations
 
 import functools
-import importlib
 import os
 import threading
 import warnings
@@ -30,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ovconform import properties as P
+from ovconform.contract import names
 from ovconform.contract.compiled_model import CompiledModel
 from ovconform.contract.plugin import Version
 from ovconform.contract.tensor import RemoteContext
@@ -43,6 +43,7 @@ from ovconform.errors import (
 )
 from ovconform.hetero import plugin as _hetero
 from ovconform.host import cache as _cache
+from ovconform.host.loader import load_object
 from ovconform.ir import Model
 
 __all__ = ["Core", "get_plugin_discovery", "set_plugin_discovery"]
@@ -81,20 +82,16 @@ class _Entry:
 
 
 def _load_object(spec: str) -> Any:
-    module, _, attr = spec.partition(":")
     try:
-        obj: Any = importlib.import_module(module)
-        for part in filter(None, attr.split(".")):
-            obj = getattr(obj, part)
+        return load_object(spec)
     except (ImportError, AttributeError) as e:
         raise NotFoundError(f"cannot load plugin {spec!r}: {type(e).__name__}: {e}") from e
-    return obj
 
 
 def _check_device_name(name: Any) -> str:
-    if not isinstance(name, str) or not name or "." in name or ":" in name or name != name.strip():
-        raise ValidationError(f"device name {name!r} must be a non-empty string without '.', ':' or spaces.")
-    return name
+    if not names.device_name_ok(name):
+        raise ValidationError(f"device name {name!r} is not allowed: a device name is {names.RULE}.")
+    return str(name)
 
 
 def parse_device(device: Any) -> tuple[str, str | None]:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ovconform.errors import NotFoundError, PluginSpecError, PluginValidationError
+from ovconform.host.loader import load_object
 from ovconform.host.manager import get_plugin_manager
 from ovconform.registry import DeviceEntry, DeviceRegistry, collect_devices
 
@@ -96,11 +97,8 @@ def _from_module(module: Any, spec: str) -> list[DeviceEntry]:
 
 
 def _from_object(spec: str) -> list[DeviceEntry]:
-    modname, _, attr = spec.partition(":")
     try:
-        obj: Any = importlib.import_module(modname)
-        for part in filter(None, attr.split(".")):
-            obj = getattr(obj, part)
+        obj = load_object(spec)
     except (ImportError, AttributeError) as e:
         raise PluginSpecError(f"--plugin={spec!r} cannot be loaded: {type(e).__name__}: {e}") from e
     if inspect.ismodule(obj):
