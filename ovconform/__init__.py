@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import pluggy
 
 from ovconform import opset
 from ovconform.ir import Dimension, Model, Node, Output, PartialShape, Type
+
+if TYPE_CHECKING:  # the lazy names below, as the type checker should see them
+    from ovconform.contract.tensor import Tensor
+    from ovconform.host.core import Core
+    from ovconform.ir._read import read_model
+    from ovconform.ir._serialize import serialize
 
 NAME: Final = "ovconform"
 hookimpl = pluggy.HookimplMarker(NAME)
