@@ -64,7 +64,7 @@ def blas_info() -> dict[str, Any]:
     "threads", "env": {variable: value}}`` (``threads`` is the first library's count, or None)."""
     env = {name: os.environ[name] for name in ENV_VARS if name in os.environ}
     try:
-        from threadpoolctl import threadpool_info  # type: ignore[import-not-found]
+        from threadpoolctl import threadpool_info
     except ImportError:
         threadpool_info = None
     if threadpool_info is not None:
@@ -92,7 +92,7 @@ def set_blas_threads(threads: int) -> dict[str, Any]:
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise ValidationError(f"BLAS threads must be an integer >= 1, not {threads!r}.")
     try:
-        from threadpoolctl import threadpool_limits  # type: ignore[import-not-found]
+        from threadpoolctl import threadpool_limits
     except ImportError:
         threadpool_limits = None
     if threadpool_limits is not None:

@@ -37,7 +37,8 @@ def comparison(docs: Sequence[dict[str, Any]], baseline: str | None = None) -> d
     base = baseline or (devices[0] if devices else "")
     by_key = {(_label(d), d["device"]): d for d in docs}
     models = list(dict.fromkeys(_label(d) for d in docs))
-    rows, ratios = [], {dev: ([], []) for dev in devices}
+    rows: list[dict[str, Any]] = []
+    ratios: dict[str, tuple[list[float], list[float]]] = {dev: ([], []) for dev in devices}
     for model in models:
         ref = by_key.get((model, base))
         for dev in devices:

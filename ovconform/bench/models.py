@@ -18,12 +18,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
 from ovconform import opset as ops
 from ovconform.errors import NotFoundError
-from ovconform.ir import Model, Node, Type
+from ovconform.ir import Model, Node, Output, Type
 
 __all__ = ["ANCHORS", "BenchModel", "available", "resolve_model", "zoo_names"]
 
@@ -50,7 +51,7 @@ class _Weights:
         return ops.constant(values, F32, name=name)
 
 
-def _dense(x: object, w: _Weights, n_in: int, n_out: int, name: str, bias: bool = True) -> Node:
+def _dense(x: Node | Output, w: _Weights, n_in: int, n_out: int, name: str, bias: bool = True) -> Node:
     y = ops.matmul(x, w(n_in, n_out, fan_in=n_in), False, False, name=name)
     return ops.add(y, w(n_out, fan_in=n_in), name=f"{name}_bias") if bias else y
 
@@ -63,7 +64,7 @@ def anchor_mlp() -> Model:
     return Model([ops.softmax(_dense(h, w, 1024, 10, "fc3"), -1, name="probs")], [x], "mlp")
 
 
-def _conv_block(x: object, w: _Weights, c_in: int, c_out: int, name: str) -> Node:
+def _conv_block(x: Node | Output, w: _Weights, c_in: int, c_out: int, name: str) -> Node:
     fan_in = c_in * 9
     y = ops.convolution(x, w(c_out, c_in, 3, 3, fan_in=fan_in), [1, 1], [1, 1], [1, 1], [1, 1], name=name)
     y = ops.add(y, w(1, c_out, 1, 1, fan_in=fan_in), name=f"{name}_bias")
@@ -73,7 +74,7 @@ def _conv_block(x: object, w: _Weights, c_in: int, c_out: int, name: str) -> Nod
 def anchor_cnn() -> Model:
     w = _Weights(12)
     x = ops.parameter([1, 3, 64, 64], F32, name="image")
-    h = _conv_block(x, w, 3, 16, "conv1")
+    h: Node | Output = _conv_block(x, w, 3, 16, "conv1")
     h = _conv_block(h, w, 16, 32, "conv2")
     h = ops.max_pool(h, [2, 2], [1, 1], [0, 0], [0, 0], [2, 2], name="pool").output(0)
     h = _conv_block(h, w, 32, 64, "conv3")
@@ -81,14 +82,14 @@ def anchor_cnn() -> Model:
     return Model([_dense(g, w, 64, 10, "fc")], [x], "cnn")
 
 
-def _layer_norm(x: object, w: _Weights, d: int, prefix: str, eps: float = 1e-5) -> Node:
+def _layer_norm(x: Node | Output, w: _Weights, d: int, prefix: str, eps: float = 1e-5) -> Node:
     """LayerNorm as perf-anchors.md has it: MVN-6 over the last axis, then scale and shift."""
     normed = ops.mvn(x, ops.constant(np.array([-1], np.int64)), True, eps, "inside_sqrt", name=f"{prefix}_mvn")
     scaled = ops.multiply(normed, ops.constant(np.ones(d, np.float32), F32), name=f"{prefix}_scale")
     return ops.add(scaled, w(d, fan_in=d), name=f"{prefix}_shift")
 
 
-def _heads(x: object, name: str, seq: int, heads: int, dh: int) -> Node:
+def _heads(x: Node | Output, name: str, seq: int, heads: int, dh: int) -> Node:
     r = ops.reshape(x, ops.constant(np.array([1, seq, heads, dh], np.int64)), False, name=f"{name}_split")
     return ops.transpose(r, ops.constant(np.array([0, 2, 1, 3], np.int64)), name=f"{name}_heads")
 
@@ -112,7 +113,7 @@ def anchor_attention() -> Model:
 def anchor_eltwise() -> Model:
     w = _Weights(14)
     x = ops.parameter([1, 64, 128, 128], F32, name="x")
-    h: object = x
+    h: Node | Output = x
     for i in range(1, 5):
         h = ops.add(h, w(1, 64, 1, 1, fan_in=1), name=f"add{i}")
         h = ops.multiply(h, ops.constant(np.float32(0.5 + 0.25 * i), F32), name=f"mul{i}")
@@ -126,15 +127,28 @@ ANCHORS: dict[str, Callable[[], Model]] = {
 }
 
 
-def _zoo() -> dict[str, object]:
+class _ZooEntry(Protocol):
+    """What the bench uses of a zoo entry (:class:`ovconform.suites._zoo.ZooModel`)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def skip(self) -> str: ...
+    @property
+    def build(self) -> Callable[[], Model]: ...
+    def make_steps(self, model: Model) -> list[dict[str, np.ndarray]]: ...
+
+
+def _zoo() -> dict[str, _ZooEntry]:
     from ovconform.suites import _zoo
 
-    return {z.name: z for z in _zoo.builtin()}
+    entries: list[_ZooEntry] = _zoo.builtin()
+    return {z.name: z for z in entries}
 
 
 def zoo_names() -> list[str]:
     """The zoo models that can be built (the ones with a ``skip`` reason are left out)."""
-    return [n for n, z in _zoo().items() if not getattr(z, "skip", "")]
+    return [n for n, z in _zoo().items() if not z.skip]
 
 
 def available() -> list[str]:
@@ -155,10 +169,10 @@ def resolve_model(spec: str, seed: int = 0) -> BenchModel:
     zoo = _zoo()
     if kind in ("", "zoo") and name in zoo:
         entry = zoo[name]
-        if getattr(entry, "skip", ""):
-            raise NotFoundError(f"zoo model {name!r} cannot be built: {entry.skip}")  # type: ignore[attr-defined]
-        model = entry.build()  # type: ignore[attr-defined]
-        return BenchModel(name, model, "zoo", entry.make_steps(model)[0])  # type: ignore[attr-defined]
+        if entry.skip:
+            raise NotFoundError(f"zoo model {name!r} cannot be built: {entry.skip}")
+        model = entry.build()
+        return BenchModel(name, model, "zoo", entry.make_steps(model)[0])
     if kind in ("", "anchor") and name in ANCHORS:
         return BenchModel(name if kind == "" else spec, ANCHORS[name](), "anchor")
     raise NotFoundError(f"--model {spec!r} names no model; available: {', '.join(available())}; "

@@ -20,6 +20,11 @@ MARKER = "perf: a performance measurement (opt-in with -m perf; runs serially, r
 _WORD = re.compile(r"\bperf\b")
 
 
+def _perf_marks_only(name: str, /, **_: str | int | bool | None) -> bool:
+    """The marks of a perf test, as a marker-expression matcher (pytest's ExpressionMatcher)."""
+    return name in ("perf", "entity")
+
+
 def selects_perf(markexpr: str) -> bool:
     """True when a test marked only ``perf`` (plus entity markers) would match ``markexpr``."""
     if not markexpr or not _WORD.search(markexpr):
@@ -27,7 +32,7 @@ def selects_perf(markexpr: str) -> bool:
     try:
         from _pytest.mark.expression import Expression
 
-        return bool(Expression.compile(markexpr).evaluate(lambda name, **_: name in ("perf", "entity")))
+        return bool(Expression.compile(markexpr).evaluate(_perf_marks_only))
     except Exception:  # noqa: BLE001 - an expression pytest itself will report; assume it selects perf
         return True
 

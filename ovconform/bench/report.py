@@ -276,6 +276,7 @@ def write_reports(doc: dict[str, Any], folder: str | Path, *, report_type: str =
 
 
 def _write_counters(out: Path, counters: dict[str, Any], report_type: str, sorted_report: bool) -> list[Path]:
+    js: dict[str, Any]
     if report_type == "average_counters":
         csv_text = _counter_csv_block(counters["average"])
         js = {"report_type": "average", "avg_performance": _counter_json(counters["average"])}
