@@ -70,6 +70,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
              "the environment variable OVCONFORM_EXAMPLES works too).",
     )
     group.addoption(
+        "--ovconform-depth", default=None, choices=("quick", "standard", "exhaustive"), dest="ovconform_depth",
+        help="How deep the op conformance suite goes: quick (the generated cases only), standard (the default: "
+             "also vector remainders, large shapes, hard values, every element type the spec allows, dynamic "
+             "shapes) or exhaustive (nightly). The environment variable OVCONFORM_DEPTH works too.",
+    )
+    group.addoption(
         "--ovconform-test-timeout", type=float, default=300.0, metavar="SECONDS",
         help="Per-test timeout when testing a device (needs pytest-timeout); a test that exceeds it is "
              "recorded as hanged. 0 disables it.",
