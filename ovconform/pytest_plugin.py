@@ -22,16 +22,20 @@ Markers: ``entity(name)`` (ov_plugin / ov_compiled_model / ov_infer_request / op
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from pathlib import Path
+import signal
+import threading
+import time
+from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
 import pytest
 
+from ovconform.errors import ExpectationError
 from ovconform.host import expectations as _expectations
 from ovconform.host.plugin_specs import DeviceUnderTest, PluginSpecError, resolve
+from ovconform.reports import collection as _collection
 from ovconform.reports import records as _records
-from ovconform.reports.conformance import ConformanceReport
+from ovconform.reports.session import ConformanceReport
 
 devices_key = pytest.StashKey[list[DeviceUnderTest]]()
 declared_key = pytest.StashKey[dict[str, tuple[set[str], dict[str, str]]]]()
@@ -58,7 +62,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         "--ovconform-expectations", action="append", default=[], metavar="FILE",
-        help="Expectation file: node-id patterns with a reason each; matching tests are expected to fail.",
+        help="Expectation file (a path, or the name of a file bundled with the suites, e.g. openvino-CPU): "
+             "test-id patterns with a reason each; matching tests are expected to fail. Repeatable.",
     )
     group.addoption(
         "--ovconform-update-expectations", action="store_true", default=False,
@@ -77,8 +82,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         "--ovconform-test-timeout", type=float, default=300.0, metavar="SECONDS",
-        help="Per-test timeout when testing a device (needs pytest-timeout); a test that exceeds it is "
-             "recorded as hanged. 0 disables it.",
+        help="Per-test timeout when testing a device (through pytest-timeout when it is loaded, else ovconform's "
+             "own limit); a test that exceeds it is recorded as hanged. 0 disables it.",
     )
 
 
@@ -112,39 +117,64 @@ def _load_expectations(config: pytest.Config, devices: list[DeviceUnderTest]) ->
     from ovconform.host.manager import get_plugin_manager
 
     entries: list[_expectations.Entry] = []
+    bundled = _collection.suites_root() / "expectations"
     try:
-        for path in config.getoption("ovconform_expectations"):
-            entries += _expectations.load_file(path)
+        for value in config.getoption("ovconform_expectations"):
+            entries += _expectations.load_file(_expectations.locate(value, config.invocation_params.dir, bundled))
         hook = get_plugin_manager().hook.ovconform_expectations
         for dut in devices:
             for lines in hook(device=dut.name):
                 entries += _expectations.parse_lines(list(lines), f"hook:{dut.name}", dut.name)
-    except _expectations.ExpectationError as e:
+    except ExpectationError as e:
         raise pytest.UsageError(str(e)) from None
     return _expectations.Expectations(entries)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the tests an expectation entry names as expected to fail (on the collecting process)."""
     expectations = config.stash.get(_expectations.key, None)
-    if expectations is None:
+    if expectations is None or not expectations.entries:
         return
-    expectations.mark(items)
-    for entry in expectations.stale():
-        config.issue_config_time_warning(pytest.PytestWarning(
-            f"ovconform expectation {entry.pattern!r} ({entry.source}) matches no collected test: "
-            "stale entries should be removed."), stacklevel=2)
+    for item in items:
+        meta = _collection.meta_of(item)
+        entry = None if meta is None else expectations.find(meta["test_id"], meta["device"])
+        if entry is not None:
+            item.add_marker(expectations.xfail(entry))
+
+
+def _suite_modules() -> list[str]:
+    root = _collection.suites_root()
+    return [p.relative_to(root).as_posix() for p in root.rglob("test_*.py")]
+
+
+def _observed(config: pytest.Config) -> tuple[_expectations.Expectations | None, ConformanceReport | None]:
+    """The run's expectations, matched against the collection the controller knows, and the report."""
+    expectations = config.stash.get(_expectations.key, None)
+    report = config.pluginmanager.get_plugin("ovconform-conformance-report")
+    if expectations is None or report is None or hasattr(config, "workerinput") or not report.active:
+        return None, report
+    if report.collection is not None and not expectations.observed:
+        expectations.observe(report.collection.known(), _suite_modules())
+    return expectations, report
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """Name, at the end of the run, every expectation entry that matches no collected test."""
+    expectations, _ = _observed(config)
+    if expectations is not None:
+        for line in expectations.warnings():
+            terminalreporter.write_line(line)
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session: pytest.Session) -> None:
     config = session.config
-    expectations = config.stash.get(_expectations.key, None)
-    report = config.pluginmanager.get_plugin("ovconform-conformance-report")
-    if expectations is None or report is None or hasattr(config, "workerinput"):
+    if not config.getoption("ovconform_update_expectations", False):
         return
-    if not config.getoption("ovconform_update_expectations"):
+    expectations, report = _observed(config)
+    if expectations is None or report is None:
         return
-    statuses = {nodeid: r["status"] for nodeid, r in report.records.items()}
+    statuses = {r["nodeid"]: r["status"] for r in report.records.values()}
     unexpected = sorted(n for n, s in statuses.items() if s in ("failed", "error", "crashed", "hanged"))
     tr = config.pluginmanager.get_plugin("terminalreporter")
     if unexpected:
@@ -160,15 +190,78 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 def _collect_installed_suites_by_default(config: pytest.Config) -> None:
     """No test paths on the command line: run the installed suites, from any folder."""
     if config.args_source != pytest.Config.ArgsSource.ARGS:
-        import ovconform.suites
-
-        config.args[:] = [str(Path(ovconform.suites.__file__).parent)]
+        config.args[:] = [str(_collection.suites_root())]
 
 
 def _set_default_timeout(config: pytest.Config) -> None:
+    """``--ovconform-test-timeout``: pytest-timeout's limit when it is loaded (unless its own
+    ``--timeout`` is set), else ovconform's own (:class:`TestLimit`)."""
     seconds = config.getoption("ovconform_test_timeout")
-    if seconds and config.pluginmanager.hasplugin("timeout") and not getattr(config.option, "timeout", None):
-        config.option.timeout = seconds
+    if not seconds:
+        return
+    if config.pluginmanager.hasplugin("timeout"):
+        if not getattr(config.option, "timeout", None):
+            config.option.timeout = seconds
+    elif hasattr(signal, "setitimer"):
+        config.pluginmanager.register(TestLimit(float(seconds)), "ovconform-test-limit")
+
+
+class TestLimit:
+    """ovconform's own per-test time limit, when pytest-timeout is not loaded.
+
+    Each test (setup, call and teardown together; a ``timeout(seconds)`` marker overrides the
+    limit) gets a deadline; while one of its phases runs, a ``SIGALRM`` timer is set for the time
+    left, and when it fires, the test's main thread raises ``Failed`` (a ``BaseException``, so a
+    device's ``except Exception`` cannot swallow it) with a message the record turns into
+    ``hanged`` (:data:`ovconform.reports.records.TIMEOUT_MARK`). Like pytest-timeout's signal
+    method, this stops a test blocked in Python code — a sleep, a lock, a wait on another thread —
+    but not one blocked in C code that never returns to the interpreter. Only in the main thread
+    (where pytest and xdist workers run tests) and where ``signal.setitimer`` exists (not Windows).
+    """
+
+    __test__ = False  # not a test class
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._limit = seconds
+        self._deadline: float | None = None
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_protocol(self, item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+        mark = item.get_closest_marker("timeout")
+        self._limit = float(mark.args[0]) if mark is not None and mark.args else self.seconds
+        self._deadline = time.monotonic() + self._limit if self._limit > 0 else None
+        try:
+            return (yield)
+        finally:
+            self._deadline = None
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_setup(self, item: pytest.Item) -> Iterator[None]:
+        return (yield from self._limited())
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_call(self, item: pytest.Item) -> Iterator[None]:
+        return (yield from self._limited())
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_teardown(self, item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+        return (yield from self._limited())
+
+    def _limited(self) -> Iterator[None]:
+        if self._deadline is None or threading.current_thread() is not threading.main_thread():
+            return (yield)
+        previous = signal.signal(signal.SIGALRM, self._fire)
+        signal.setitimer(signal.ITIMER_REAL, max(self._deadline - time.monotonic(), 0.001))
+        try:
+            return (yield)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+
+    def _fire(self, signum: int, frame: Any) -> None:
+        raise pytest.fail.Exception(f"Timeout (>{self._limit:.1f}s) {_records.TIMEOUT_MARK}: the test did not "
+                                    "finish in time (hanged)")
 
 
 def _devices(config: pytest.Config) -> list[DeviceUnderTest]:
@@ -257,7 +350,8 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]
+                              ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     report = yield
     if _devices(item.config):
         _records.attach(item, call, report)

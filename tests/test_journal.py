@@ -95,7 +95,7 @@ def _short(nodeid: str) -> str:
 
 def _journaled(folder: Path, names: list[str]) -> bool:
     """Whether the journal already holds a record of each test named (its report was made)."""
-    text = "".join(p.read_text(errors="replace") for p in folder.glob("*.jsonl")) if folder.is_dir() else ""
+    text = "".join(p.read_text(errors="replace") for p in folder.rglob("*.jsonl")) if folder.is_dir() else ""
     records = [line for line in text.splitlines() if line.startswith('{"kind":"record"')]
     return all(any(f"::{name}[" in line for line in records) for name in names)
 
@@ -154,6 +154,9 @@ def test_sigkill_without_xdist_rebuild_recovers_every_finished_test(tmp_path: Pa
     doc = json.loads(report.read_text())
     block = next(r for r in doc["records"] if "test_block" in r["nodeid"])
     assert block["message"] == journal.INTERRUPTED
+    assert (block["entity"], block["scope"]) == ("ov_plugin", "optional")  # as collected, though it never ended
+    assert doc["run"]["partial"] is True and doc["run"]["selection"]["not_run"] == 1  # test_z_never_started
+    assert "1 selected test(s) never started" in proc.stdout
     assert doc["run"]["rebuilt_from_journal"] is True and doc["device"]["full_name"] == "Fake test device"
     assert doc["summary"]["statuses"] == {"crashed": 1, "failed": 1, "passed": 2, "skipped": 1}
     assert next(r for r in doc["records"] if "test_a_fail" in r["nodeid"])["message"].startswith(
@@ -168,7 +171,8 @@ def test_sigkill_under_xdist_rebuild_recovers_every_finished_test(tmp_path: Path
     assert proc.returncode == 0, proc.stderr
     assert _statuses(tmp_path / "out" / "JDEV" / "conformance.json") == {**FINISHED_A, **FINISHED_B,
                                                                         "test_block": "crashed"}
-    workers = {p.name for p in (tmp_path / "out" / "journal").glob("*.jsonl")}
+    (run,) = journal.runs(tmp_path / "out")
+    workers = {p.name for p in run.glob("*.jsonl")}
     assert {"main.jsonl", "gw0.jsonl", "gw1.jsonl"} <= workers
 
 
@@ -188,17 +192,20 @@ def test_complete_run_journal_rebuilds_the_same_records(tmp_path: Path) -> None:
     assert rebuilt["run"]["started_at"] == live["run"]["started_at"]
 
 
-def test_a_new_run_clears_the_old_journal(tmp_path: Path) -> None:
+def test_a_completed_run_removes_the_journals_of_earlier_runs(tmp_path: Path) -> None:
     (tmp_path / "jdev.py").write_text(DEVICE_MODULE)
     (tmp_path / "test_b.py").write_text(SUITE_B)
-    stale = tmp_path / "out" / "journal" / "gw7.jsonl"
-    stale.parent.mkdir(parents=True)
-    stale.write_text(json.dumps({"kind": "start", "nodeid": "old.py::test_x[JDEV]", "device": "JDEV", "at": 1}) + "\n")
+    stale = tmp_path / "out" / "journal" / "gw7.jsonl"  # the layout before journals had a folder per run
+    earlier = tmp_path / "out" / "journal" / "20000101T000000.000Z-1" / "main.jsonl"
+    earlier.parent.mkdir(parents=True)
+    for path in (stale, earlier):
+        path.write_text(json.dumps({"kind": "start", "nodeid": "old.py::test_x[JDEV]", "device": "JDEV", "at": 1}) + "\n")
     subprocess.run([sys.executable, "-m", "pytest", "--plugin=jdev.py", "test_b.py", "-q", "-p", "no:cacheprovider",
                     "--ovconform-report-dir=out", "-k", "last"], cwd=tmp_path, env=_env(), capture_output=True,
                    timeout=120, check=False)
-    assert not stale.exists()
-    assert set(_records_of(journal.read(tmp_path / "out" / "journal"))) == {"test_b.py::test_b_last[JDEV]"}
+    assert not stale.exists() and not earlier.parent.exists()
+    (run,) = journal.runs(tmp_path / "out")
+    assert set(_records_of(journal.read(run))) == {"test_b.py::test_b_last[JDEV]"}
 
 
 def _records_of(entries: journal.Entries) -> dict[str, dict[str, Any]]:

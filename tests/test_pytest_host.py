@@ -171,21 +171,25 @@ def test_expectations_xfail_strict_xpass_and_stale(pytester: pytest.Pytester, de
 
 def test_entries_for_tests_the_run_did_not_select_are_not_stale(pytester: pytest.Pytester,
                                                                 device_file: Path) -> None:
-    """A slice of the suites: entries for other modules (or, for ``*::`` patterns, other test
-    functions) are out of scope; an entry naming a missing test of a collected module is stale."""
+    """A slice of the suites: entries for other modules of the suites (or, for ``*::`` patterns,
+    other test functions) are out of scope; an entry naming a missing test of a collected module
+    is stale, and one whose module exists nowhere (misspelled) is named as such."""
     pytester.makepyfile(test_suite=SUITE)
     exp = pytester.makefile(".txt", expect="""
         test_suite.py::test_broken          # PERF_COUNT defaults to False
-        *other_suite.py::test_x             # a module this run does not collect
+        *test_plugin_version.py::test_x     # a module of the suites this run does not collect
         *::test_op_inference?Tanh-1-case0-*  # a function this run does not collect
         *::test_broken?NOPE*                # a collected function, but no such parameters
         *test_suite.py::test_gone           # a collected module, but no such test
+        *test_plugin_verison.py::test_x     # a misspelled module
     """)
     result = pytester.runpytest_subprocess(f"--plugin={device_file}", "test_suite.py",
                                            f"--ovconform-expectations={exp}")
     warned = [line for line in result.outlines if "matches no collected test" in line]
-    assert len(warned) == 2, warned
-    assert any("test_broken?NOPE" in w for w in warned) and any("test_gone" in w for w in warned)
+    assert len(warned) == 3, warned
+    assert any("test_broken?NOPE" in w and "stale" in w for w in warned)
+    assert any("test_gone" in w and "stale" in w for w in warned)
+    assert any("test_plugin_verison.py" in w and "misspelled" in w for w in warned)
 
 
 def test_flaky_expectations_accept_either_outcome_and_are_never_pruned(pytester: pytest.Pytester,

@@ -6,21 +6,32 @@ Format, one entry a line::
     test_infer_request_callback.py::test_callback_runs_once   # reason, ideally with an issue link
     test_plugin_caching.py::*                                 # whole module: reason
 
-The pattern is matched (fnmatch) against the test's node id with and without its ``[...]``
-parameters, and as a node-id prefix. Every entry needs a reason after ``#``. A matching test is
+The pattern is matched (fnmatch) against the test's stable id (``test_x.py::test_y[DEVICE-...]``,
+see :mod:`ovconform.reports.collection`: the same from any folder) with and without its ``[...]``
+parameters, and as a test-id prefix. Every entry needs a reason after ``#``. A matching test is
 expected to fail (``xfail(strict=True)``): if it passes, it is reported as xpassed and fails the
 run. A reason starting with ``flaky:`` marks a test that fails in some runs and passes in others
 (a device returning uninitialised memory, say): ``xfail(strict=False)``, so either outcome is
-accepted, and such entries are never pruned. Entries that match no collected test although their
-test function was collected are warned about (stale); entries for tests the run did not select
-are out of scope. ``--ovconform-update-expectations`` removes entries whose tests all passed, but only when
-nothing failed unexpectedly.
+accepted, and such entries are never pruned.
+
+At the end of the run, every entry that matches no collected test (deselected tests count as
+collected) is named (:meth:`Expectations.unmatched`): *stale* when its module (or, for a
+``*::name...`` pattern, its test function) was collected, and *unknown* when its module matches
+no test module of the suites nor of the run (a misspelled name). An entry for a module of the
+suites that the run did not collect (a run of a few modules) is out of scope and not named.
+``--ovconform-update-expectations`` removes entries whose tests all passed, but only when nothing
+failed unexpectedly.
+
+``--ovconform-expectations`` takes a file path (relative to the folder pytest runs from) or the
+name of a file bundled with the suites (``ovconform/suites/expectations/<name>.txt``), e.g.
+``--ovconform-expectations openvino-CPU``, which works from any folder.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,12 +55,12 @@ class Entry:
         """The test fails in some runs only: a non-strict xfail."""
         return self.reason.lower().startswith("flaky:")
 
-    def matches(self, nodeid: str, device: str | None = None) -> bool:
+    def matches(self, test_id: str, device: str | None = None) -> bool:
         if self.device is not None and device is not None and self.device.upper() != device.upper():
             return False
-        bare = nodeid.split("[", 1)[0]
+        bare = test_id.split("[", 1)[0]
         return any(fnmatch.fnmatchcase(n, self.pattern) or n == self.pattern or n.startswith(self.pattern + "::")
-                   for n in (nodeid, bare))
+                   for n in (test_id, bare))
 
 
 def parse_lines(lines: list[str], source: str, device: str | None = None) -> list[Entry]:
@@ -69,52 +80,100 @@ def parse_lines(lines: list[str], source: str, device: str | None = None) -> lis
     return entries
 
 
-def load_file(path: str) -> list[Entry]:
+def load_file(path: str | Path) -> list[Entry]:
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as e:
-        raise ExpectationError(f"cannot read expectation file {path!r}: {e.strerror}.") from None
-    return parse_lines(text.splitlines(), path)
+        raise ExpectationError(f"cannot read expectation file {str(path)!r}: {e.strerror}.") from None
+    return parse_lines(text.splitlines(), str(path))
+
+
+def bundled(folder: Path) -> dict[str, Path]:
+    """The expectation files bundled in ``folder`` (the suites' ``expectations/``), by name."""
+    return {p.stem: p for p in sorted(folder.glob("*.txt"))} if folder.is_dir() else {}
+
+
+def locate(value: str, base: Path, bundled_folder: Path) -> Path:
+    """The file ``--ovconform-expectations value`` means: a path (relative to ``base``, the folder
+    pytest runs from), else the name of a bundled file (``openvino-CPU`` or ``openvino-CPU.txt``).
+
+    :raises ExpectationError: naming the value, where it was looked for and the bundled names.
+    """
+    path = Path(value) if Path(value).is_absolute() else base / value
+    if path.is_file():
+        return path
+    files = bundled(bundled_folder)
+    name = value.removesuffix(".txt")
+    if "/" not in value and "\\" not in value and name in files:
+        return files[name]
+    raise ExpectationError(f"--ovconform-expectations {value!r}: no such file (looked in {str(base)!r}) and no "
+                           f"bundled expectation file of that name (bundled: {', '.join(files) or 'none'}).")
 
 
 class Expectations:
-    """The entries of one run; marks items at collection and reports stale entries."""
+    """The entries of one run: which test each entry marks, and which entries match nothing."""
 
     def __init__(self, entries: list[Entry]) -> None:
         self.entries = entries
-        self._collected: set[str] = set()  # collected node ids without parameters
+        self._collected: set[str] = set()  # collected test ids without parameters
+        self._modules: set[str] = set()  # test modules of the suites (paths inside the package)
+        self.observed = False
 
-    def find(self, nodeid: str, device: str | None = None) -> Entry | None:
-        return next((e for e in self.entries if e.matches(nodeid, device)), None)
+    def find(self, test_id: str, device: str | None = None) -> Entry | None:
+        return next((e for e in self.entries if e.matches(test_id, device)), None)
 
-    def mark(self, items: list[pytest.Item]) -> None:
-        self._collected = {item.nodeid.split("[", 1)[0] for item in items}
-        for item in items:
-            callspec = getattr(item, "callspec", None)
-            device = callspec.params.get("ov_device_name") if callspec else None
-            if device is None:
+    @staticmethod
+    def xfail(entry: Entry) -> pytest.MarkDecorator:
+        """The mark a test matching ``entry`` gets."""
+        return pytest.mark.xfail(reason=f"{entry.reason} [{entry.source}]", strict=not entry.flaky)
+
+    def observe(self, collected: Iterable[tuple[str, str]], suite_modules: Iterable[str] = ()) -> None:
+        """Record which entry each collected ``(test id, device)`` matches (the first that matches,
+        as at marking), and the suites' test modules (to tell a misspelled module from one this run
+        did not collect)."""
+        for entry in self.entries:
+            entry.matched.clear()
+        self._collected = set()
+        for test_id, device in collected:
+            self._collected.add(test_id.split("[", 1)[0])
+            found = self.find(test_id, device)
+            if found is not None:
+                found.matched.append(test_id)
+        self._modules = set(suite_modules)
+        self.observed = True
+
+    def unmatched(self) -> list[tuple[Entry, str]]:
+        """Entries that match no collected test, with what to say about each (see the module
+        docstring); entries out of the run's scope are left out."""
+        modules = {n.split("::", 1)[0] for n in self._collected}
+
+        def seen(pattern: str, names: Iterable[str]) -> bool:
+            return any(fnmatch.fnmatchcase(n, pattern) or fnmatch.fnmatchcase(n, pattern + "::*") for n in names)
+
+        out = []
+        for e in self.entries:
+            if e.matched:
                 continue
-            entry = self.find(item.nodeid, device)
-            if entry is not None:
-                entry.matched.append(item.nodeid)
-                item.add_marker(pytest.mark.xfail(reason=f"{entry.reason} [{entry.source}]", strict=not entry.flaky))
+            module, _, rest = e.pattern.partition("::")
+            if not module.strip("*") and rest:  # "*::test_x?...": the test function decides
+                function = "*::" + re.split(r"[?\[:]", rest, maxsplit=1)[0]
+                if seen(function, self._collected):
+                    out.append((e, "matches no collected test: stale entries should be removed"))
+            elif seen(module, modules):
+                out.append((e, "matches no collected test: stale entries should be removed"))
+            elif not seen(module, self._modules):
+                out.append((e, f"matches no collected test, and no test module of the suites or of this run matches "
+                               f"{module!r} (a misspelled module?)"))
+        return out
 
-    def stale(self) -> list[Entry]:
-        """Entries that match no collected test although their scope was collected: the module
-        (``test_x.py::...``), or the test function when the module part is only ``*``. An entry
-        for a module or function the run did not select is out of scope, not stale."""
-
-        def in_scope(entry: Entry) -> bool:
-            module, _, rest = entry.pattern.partition("::")
-            scope = module if module.strip("*") or not rest else "*::" + re.split(r"[?\[:]", rest, maxsplit=1)[0]
-            return any(fnmatch.fnmatchcase(n, scope) or fnmatch.fnmatchcase(n, scope + "::*") for n in self._collected)
-
-        return [e for e in self.entries if not e.matched and in_scope(e)]
+    def warnings(self) -> list[str]:
+        """One line per :meth:`unmatched` entry, naming it."""
+        return [f"ovconform expectation {e.pattern!r} ({e.source}) {why}" for e, why in self.unmatched()]
 
     def prune(self, statuses: dict[str, str]) -> dict[str, list[str]]:
-        """Rewrite each file without the entries whose tests all passed (xpassed). Returns the
-        removed lines per file. Call only when nothing failed unexpectedly."""
+        """Rewrite each file without the entries whose tests all passed (xpassed); ``statuses`` by
+        test id. Returns the removed lines per file. Call only when nothing failed unexpectedly."""
         fixed = {e.source for e in self.entries
                  if e.matched and not e.flaky and all(statuses.get(n) == "xpassed" for n in e.matched)}
         removed: dict[str, list[str]] = {}

@@ -121,8 +121,10 @@ def _rebuild(args: argparse.Namespace) -> int:
     written, counts = journal.rebuild(args.dir)
     for path in written:
         print(path)
-    print(f"rebuilt from {counts['files']} journal file(s): {counts['records']} finished test(s), "
-          f"{counts['interrupted']} interrupted (recorded as crashed)"
+    print(f"rebuilt from {counts['files']} journal file(s) of the run {counts['run']}: {counts['records']} finished "
+          f"test(s), {counts['interrupted']} interrupted (recorded as crashed)"
+          + (f", {counts['not_run']} selected test(s) never started (the report is partial)" if counts["not_run"]
+             else "")
           + (f", {counts['torn_lines']} torn line(s) skipped" if counts["torn_lines"] else ""))
     return 0
 

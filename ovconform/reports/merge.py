@@ -38,10 +38,10 @@ def merge(docs: list[dict[str, Any]], sources: list[str] | None = None,
     duplicates = 0
     for doc in docs:
         runs.extend(doc["runs"] if "runs" in doc else [doc["run"]])
-        for name, entry in _doc.device_map(doc).items():
+        for name, mapped in _doc.device_map(doc).items():
             target = base_device(name) if merge_device_suffixes else name
-            meta.setdefault(target, dict(entry["device"], name=target))
-            folded.setdefault(target, set()).update(entry.get("merged_from", [name]))
+            meta.setdefault(target, dict(mapped["device"], name=target))
+            folded.setdefault(target, set()).update(mapped.get("merged_from", [name]))
         for record in doc["records"]:
             r = dict(record)
             if merge_device_suffixes:

@@ -137,9 +137,9 @@ def _run_detail(d: dict[str, Any]) -> str:
         parts.append("<p>Performance counters were not collected (PERF_COUNT off).</p>")
     findings = d.get("findings") or []
     if findings:
-        items = "".join(f'<li class="f-{_e(f["status"])}" data-check="{_e(f["check"])}">{_e(f["status"])}: '
+        lines = "".join(f'<li class="f-{_e(f["status"])}" data-check="{_e(f["check"])}">{_e(f["status"])}: '
                         f'{_e(f["check"])} — {_e(f["message"])}</li>' for f in findings)
-        parts.append(f'<ul class="perf-findings">{items}</ul>')
+        parts.append(f'<ul class="perf-findings">{lines}</ul>')
     parts.append("</details>")
     return "".join(parts)
 

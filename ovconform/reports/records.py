@@ -2,10 +2,12 @@
 
 The record is built in ``pytest_runtest_makereport`` (on whichever process ran the test) and put
 in ``report.user_properties`` as ``("ovconform", record)``, so it reaches the xdist controller
-with the report. A report that arrives without one — a worker that crashed mid-test — becomes a
-``crashed`` record on the controller. Every record is also appended to the crash-safe journal as
-its test ends (:mod:`ovconform.reports.journal`); a test that started but never ended — the whole
-run was killed — becomes a ``crashed`` record when the report is rebuilt from it
+with the report. Its ``nodeid`` is the test's stable id (:mod:`ovconform.reports.collection`),
+not pytest's node id. A report that arrives without one — a worker that crashed mid-test — becomes
+a ``crashed`` record on the controller, with the test id, entity and scope known at collection
+(:func:`crashed_record`). Every record is also appended to the crash-safe journal as its test
+ends (:mod:`ovconform.reports.journal`); a test that started but never ended — the whole run was
+killed — becomes a ``crashed`` record when the report is rebuilt from it
 (:func:`interrupted_record`). :func:`supersedes` is the one precedence rule both use.
 
 Statuses: passed, failed, error (setup/teardown), skipped, xfailed, xpassed, crashed, hanged.
@@ -19,24 +21,15 @@ from typing import Any
 
 import pytest
 
+from ovconform.reports.collection import DeviceTest, device_of, meta_of
+
 facts_key = pytest.StashKey[dict[str, Any]]()
 USER_PROPERTY = "ovconform"
 STATUSES = ("passed", "failed", "error", "skipped", "xfailed", "xpassed", "crashed", "hanged")
+PHASES = ("setup", "call", "teardown")
+#: In the message of a test stopped by ovconform's own per-test limit (when pytest-timeout is not loaded).
+TIMEOUT_MARK = "from ovconform --ovconform-test-timeout"
 _MESSAGE_LIMIT = 2000
-
-
-def device_of(item: pytest.Item) -> str | None:
-    callspec = getattr(item, "callspec", None)
-    return None if callspec is None else callspec.params.get("ov_device_name")
-
-
-def _entity(item: pytest.Item) -> str:
-    mark = item.get_closest_marker("entity")
-    return str(mark.args[0]) if mark and mark.args else "other"
-
-
-def _scope(item: pytest.Item) -> str:
-    return "mandatory" if item.get_closest_marker("mandatory") else "optional"
 
 
 def classify(report: pytest.TestReport) -> str:
@@ -50,7 +43,7 @@ def classify(report: pytest.TestReport) -> str:
         return "skipped"
     if report.passed:
         return "passed"
-    if "Timeout" in text and "pytest-timeout" in text or "+++ Timeout +++" in text:
+    if "Timeout" in text and "pytest-timeout" in text or "+++ Timeout +++" in text or TIMEOUT_MARK in text:
         return "hanged"
     if "crashed while running" in text or "worker crashed" in text:
         return "crashed"
@@ -74,18 +67,16 @@ def _message(report: pytest.TestReport) -> str:
 
 def attach(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> None:
     """Attach this phase's record when it decides the test's outcome."""
-    device = device_of(item)
-    if device is None:
-        return
     decisive = report.when == "call" or (report.when == "setup" and not report.passed) or (
         report.when == "teardown" and report.failed)
-    if not decisive:
+    meta = meta_of(item) if decisive else None
+    if meta is None:
         return
     record = {
-        "nodeid": item.nodeid,
-        "device": device,
-        "entity": _entity(item),
-        "scope": _scope(item),
+        "nodeid": meta["test_id"],
+        "device": meta["device"],
+        "entity": meta["entity"],
+        "scope": meta["scope"],
         "status": classify(report),
         "phase": report.when,
         "duration": round(report.duration, 6),
@@ -114,22 +105,27 @@ def record_of(report: pytest.TestReport) -> dict[str, Any] | None:
     return None
 
 
-def crashed_record(report: pytest.TestReport, device: str) -> dict[str, Any]:
-    """A record for a report that lost its own (the process running the test died)."""
+def crashed_record(report: pytest.TestReport, meta: DeviceTest) -> dict[str, Any]:
+    """A record for a report that lost its own (the process running the test died): the test's
+    id, entity and scope as collected, status crashed (or hanged), the phase it died in (``call``
+    when unknown: xdist reports a worker's death as phase ``???``)."""
     status = classify(report)
     return {
-        "nodeid": report.nodeid, "device": device, "entity": "unknown", "scope": "optional",
-        "status": status if status in ("crashed", "hanged") else "crashed", "phase": report.when,
+        "nodeid": meta["test_id"], "device": meta["device"], "entity": meta["entity"], "scope": meta["scope"],
+        "status": status if status in ("crashed", "hanged") else "crashed",
+        "phase": report.when if report.when in PHASES else "call",
         "duration": round(report.duration, 6), "message": _message(report) or "the test never finished",
         "facts": {}, "finished_at": time.time(),
     }
 
 
-def interrupted_record(nodeid: str, device: str, message: str, started_at: float) -> dict[str, Any]:
-    """A record for a test that started but whose process (or the whole run) stopped before it ended."""
+def interrupted_record(start: dict[str, Any], message: str) -> dict[str, Any]:
+    """A record for a test that started (journal ``start`` entry: its test id as ``nodeid``, device,
+    entity, scope, ``at``) but whose process (or the whole run) stopped before it ended."""
     return {
-        "nodeid": nodeid, "device": device, "entity": "unknown", "scope": "optional", "status": "crashed",
-        "phase": "call", "duration": 0.0, "message": message, "facts": {}, "finished_at": started_at,
+        "nodeid": start["nodeid"], "device": start["device"], "entity": str(start.get("entity") or "unknown"),
+        "scope": "mandatory" if start.get("scope") == "mandatory" else "optional", "status": "crashed",
+        "phase": "call", "duration": 0.0, "message": message, "facts": {}, "finished_at": float(start.get("at") or 0.0),
     }
 
 
@@ -140,4 +136,5 @@ def supersedes(previous: dict[str, Any] | None, record: dict[str, Any]) -> bool:
     return previous is None or record.get("phase") == "teardown" or previous["status"] in ("passed", "skipped")
 
 
-__all__ = ["STATUSES", "attach", "classify", "crashed_record", "interrupted_record", "record_of", "supersedes"]
+__all__ = ["PHASES", "STATUSES", "TIMEOUT_MARK", "attach", "classify", "crashed_record", "device_of",
+           "interrupted_record", "record_of", "supersedes"]

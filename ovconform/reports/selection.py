@@ -1,0 +1,92 @@
+"""Whether a run is partial, and what it selected (``run.selection`` and ``run.partial`` of a report).
+
+A *full* run runs every test of the suites it collected: ``pytest --plugin=X`` with no test paths
+(or with the suites folder itself), nothing deselected, every selected test ran to a result. A run
+is **partial** when any of these holds, and its report says so (``run.partial: true``):
+
+* it names test paths or node ids other than the suites folder, or ``--ignore``/``--ignore-glob``
+  (``paths``, ``ignore``);
+* its selection removed tests: ``-k``, ``-m``, ``--deselect``, ``--lf`` or a plugin (``deselected``
+  counts them; perf tests left out because the perf suite is opt-in do not count);
+* some selected test never ran (``not_run``: ``-x``/``--maxfail``, an interrupted or killed run).
+
+A partial report never replaces a full one (:func:`ovconform.reports.conformance.write_document`)
+and ``ovconform report diff`` reads a partial NEW as a narrower selection, not as missing tests.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ovconform.reports.collection import Collection, suites_root
+
+
+def declared(config: pytest.Config) -> dict[str, Any]:
+    """What the command line selects (only the options that are set)."""
+    out: dict[str, Any] = {}
+    paths = _paths(config)
+    if paths:
+        out["paths"] = paths
+    ignore = [*(config.getoption("ignore", None) or []), *(config.getoption("ignore_glob", None) or [])]
+    if ignore:
+        out["ignore"] = [str(p) for p in ignore]
+    for key, option in (("keyword", "keyword"), ("markexpr", "markexpr"), ("deselect", "deselect"),
+                        ("last_failed", "lf")):
+        value = config.getoption(option, None)
+        if value:
+            out[key] = list(value) if isinstance(value, (list, tuple)) else value
+    return out
+
+
+def _paths(config: pytest.Config) -> list[str]:
+    """The test paths named on the command line, unless they are the suites folder itself."""
+    if config.args_source != pytest.Config.ArgsSource.ARGS:
+        return []
+    base = Path(config.invocation_params.dir)
+    if all("::" not in a and (base / a).resolve() == suites_root() for a in config.args):
+        return []
+    return [str(a) for a in config.args]
+
+
+def finish(selection: dict[str, Any], collection: Collection | None, ran: set[str]) -> dict[str, Any]:
+    """``{"selection": ..., "partial": ...}`` for a report: the declared ``selection`` plus the counts
+    ``selected``, ``deselected`` and ``not_run`` (None when the collection is unknown), given the
+    test ids that got a record (``ran``)."""
+    out = {k: v for k, v in selection.items() if k not in ("selected", "deselected", "not_run")}
+    if collection is None:
+        out.update(selected=None, deselected=None, not_run=None)
+    else:
+        selected = {m["test_id"] for m in collection.tests.values()}
+        out.update(selected=len(selected), deselected=collection.deselected, not_run=len(selected - ran))
+    partial = bool(out.get("paths") or out.get("ignore") or out["deselected"] or out["not_run"])
+    return {"selection": out, "partial": partial}
+
+
+def describe(run: dict[str, Any]) -> str:
+    """One line saying why a run is partial (empty for a full run)."""
+    if not run.get("partial"):
+        return ""
+    sel = run.get("selection") or {}
+    parts = []
+    if sel.get("paths"):
+        parts.append("paths " + " ".join(sel["paths"]))
+    if sel.get("ignore"):
+        parts.append("--ignore " + " ".join(sel["ignore"]))
+    for key, flag in (("keyword", "-k"), ("markexpr", "-m")):
+        if sel.get(key):
+            parts.append(f"{flag} {sel[key]!r}")
+    if sel.get("deselect"):
+        parts.append("--deselect " + " ".join(sel["deselect"]))
+    if sel.get("last_failed"):
+        parts.append("--lf")
+    if sel.get("deselected"):
+        parts.append(f"{sel['deselected']} test(s) deselected")
+    if sel.get("not_run"):
+        parts.append(f"{sel['not_run']} selected test(s) did not run")
+    return "partial run: " + ("; ".join(parts) or "a narrower selection")
+
+
+__all__ = ["declared", "describe", "finish"]
