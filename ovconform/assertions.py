@@ -15,7 +15,7 @@ Example::
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NoReturn, TypeVar
+from typing import Any, Literal, NoReturn, TypeVar
 
 import numpy as np
 
@@ -179,7 +179,7 @@ class no_error:  # noqa: N801 - used like a function: ``with no_error(where):``
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: Any) -> bool:
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: Any) -> Literal[False]:
         __tracebackhide__ = True
         if error is None or isinstance(error, AssertionError) or not isinstance(error, Exception):
             return False

@@ -173,7 +173,7 @@ def parse_num_streams(value: Any) -> int:
 
 def parse_str(value: Any) -> str:
     if isinstance(value, os.PathLike):
-        return os.fspath(value)  # type: ignore[return-value]
+        return os.fspath(value)
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         return str(int(value))
     if not isinstance(value, str):

@@ -40,6 +40,24 @@ class DeviceEntry:
         return f"device {self.name!r} from plugin {self.source!r} ({self.distribution})"
 
 
+class NamedFactory:
+    """A zero-argument plugin factory that carries the name of the device it makes as
+    ``device_name``, as a plugin class does (:meth:`DeviceRegistry.add` and
+    ``Core.register_plugin`` read that name, and then call the factory without arguments)."""
+
+    __slots__ = ("device_name", "make")
+
+    def __init__(self, device_name: str, make: Callable[[], Any]) -> None:
+        self.device_name = device_name
+        self.make = make
+
+    def __call__(self) -> Any:
+        return self.make()
+
+    def __repr__(self) -> str:
+        return f"<factory of device {self.device_name!r}: {self.make!r}>"
+
+
 class DeviceRegistry:
     """Collects device plugins. Lookups are case-insensitive (``reference`` finds ``REFERENCE``)."""
 
@@ -116,7 +134,7 @@ class DeviceRegistry:
 
 def _named(plugin: Any, name: str) -> Callable[[], Any]:
     def make() -> Any:
-        return plugin(name) if inspect.isclass(plugin) else plugin()
+        return plugin(name) if isinstance(plugin, type) else plugin()  # not inspect.isclass: it narrows to type[object]
 
     return make
 
