@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
@@ -73,6 +73,13 @@ def _attrs(attrs: Attrs | None) -> str:
 
 
 # -- the model --------------------------------------------------------------------------------------
+
+@overload
+def serialize(model: Model, xml_path: None = None, bin_path: None = None) -> tuple[bytes, bytes]: ...
+@overload
+def serialize(model: Model, xml_path: str | os.PathLike[str],
+              bin_path: str | os.PathLike[str] | None = None) -> None: ...
+
 
 def serialize(model: Model, xml_path: str | os.PathLike[str] | None = None,
               bin_path: str | os.PathLike[str] | None = None) -> tuple[bytes, bytes] | None:

@@ -293,7 +293,8 @@ class PartialShape:
         if len(self._dims) != len(o._dims):
             return None
         merged = [a.merge(b) for a, b in zip(self._dims, o._dims, strict=True)]
-        return None if any(m is None for m in merged) else PartialShape(merged)  # type: ignore[arg-type]
+        dims = [m for m in merged if m is not None]
+        return PartialShape(dims) if len(dims) == len(merged) else None
 
     def fits(self, shape: Iterable[int]) -> bool:
         """True when the concrete ``shape`` is allowed by this partial shape."""
