@@ -31,7 +31,7 @@ _NO_USERDATA = object()
 Callback = Callable[[Any], None]
 
 
-class Results(dict):  # type: ignore[type-arg]
+class Results(dict[Output, np.ndarray]):
     """Outputs of one inference: ``{Output port: array}``, also indexable by output index or
     tensor name (like OpenVINO's ``OVDict``)."""
 

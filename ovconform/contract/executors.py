@@ -210,7 +210,8 @@ class StreamsExecutor(ITaskExecutor):
             for i in range(count):
                 body(i)
             return
-        counter, lock, errors = itertools.count(), threading.Lock(), []
+        counter, lock = itertools.count(), threading.Lock()
+        errors: list[BaseException] = []
 
         def work() -> None:
             while True:
@@ -225,8 +226,13 @@ class StreamsExecutor(ITaskExecutor):
 
         helpers = min(stream.n_helpers, count - 1)
         finished = threading.Semaphore(0)
+
+        def helper_work() -> None:
+            work()
+            finished.release()
+
         for _ in range(helpers):
-            stream.helpers.put(lambda: (work(), finished.release()))
+            stream.helpers.put(helper_work)
         work()
         for _ in range(helpers):
             finished.acquire()

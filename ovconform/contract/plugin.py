@@ -190,8 +190,9 @@ class Plugin:
         return self._name
 
     def get_version(self) -> Version:
-        if type(self).version is not None:
-            return type(self).version  # type: ignore[return-value]
+        version = type(self).version
+        if version is not None:
+            return version
         from ovconform import __version__
 
         return Version(str(__version__), f"ovconform plugin {type(self).__name__} ({self._name})")

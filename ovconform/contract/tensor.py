@@ -65,6 +65,10 @@ class Tensor:
     """
 
     __slots__ = ("__weakref__", "_array", "_buffer", "_owned", "_type")
+    _array: np.ndarray  # the tensor's view (shape and element type of the data)
+    _buffer: np.ndarray | None  # the flat memory behind it, when contiguous and whole
+    _owned: bool
+    _type: Type
 
     def __init__(self, *args: Any, shared_memory: bool = False, element_type: Any = None) -> None:
         if len(args) == 3 and isinstance(args[0], Tensor):
