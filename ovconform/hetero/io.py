@@ -46,11 +46,17 @@ _PREFIX = f"device {HETERO!r} cannot import the blob"
 def export_compiled(compiled: HeteroCompiledModel) -> bytes:
     from ovconform import __version__
     xml, weights = serialize(compiled.model)
-    steps = tuple(Part(host=s.node.friendly_name) if s.stage is None else _export_part(s.stage)  # type: ignore[union-attr]
-                  for s in compiled.steps)
+    steps = tuple(_export_step(s) for s in compiled.steps)
     config = {name: P.to_string(value) for name, value in sorted(compiled.config.values().items())}
     return pack(HeteroBlob(tuple(compiled.devices), xml, weights, steps, config,
                            f"ovconform {__version__}"))
+
+
+def _export_step(step: Step) -> Part:
+    if step.stage is not None:
+        return _export_part(step.stage)
+    assert step.node is not None  # a step is a device stage or a host op
+    return Part(host=step.node.friendly_name)
 
 
 def _export_part(stage: Stage) -> Part:
@@ -58,6 +64,7 @@ def _export_part(stage: Stage) -> Part:
     try:
         return Part(stage.device, names, "blob", (stage.compiled.export_model(),))
     except NotImplementedByDeviceError:
+        assert stage.model is not None  # built with the stage, before it was compiled
         xml, weights = serialize(stage.model)
         return Part(stage.device, names, "ir", (xml, weights))
 

@@ -144,12 +144,13 @@ def plan_steps(model: Model, device_of: Mapping[int, str]) -> list[Step]:
             step_of[id(node)] = len(steps) - 1
             continue
         device = device_of[id(node)]
-        index = next((i for i in range(max(after, 0), len(steps))
-                      if steps[i].stage is not None and steps[i].stage.device == device), None)
-        if index is None:
-            steps.append(Step(stage=Stage(device, [])))
-            index = len(steps) - 1
-        steps[index].stage.nodes.append(node)  # type: ignore[union-attr]
+        start = max(after, 0)
+        index, stage = next(((i, s.stage) for i, s in enumerate(steps[start:], start)
+                             if s.stage is not None and s.stage.device == device), (len(steps), None))
+        if stage is None:
+            stage = Stage(device, [])
+            steps.append(Step(stage=stage))
+        stage.nodes.append(node)
         step_of[id(node)] = index
     return steps
 
@@ -198,17 +199,18 @@ class HeteroSyncInferRequest(SyncInferRequest):
     """Runs the steps in order, passing values between the stages' own requests."""
 
     def __init__(self, compiled_model: HeteroCompiledModel) -> None:
+        self._hetero_model = compiled_model  # _compiled_model, with its HETERO type
         self._requests = {id(s.stage): s.stage.compiled.create_infer_request()
                           for s in compiled_model.steps if s.stage is not None}
         self._current: Any = None
         super().__init__(compiled_model)
 
     def _create_states(self) -> list[VariableState]:
-        cm: HeteroCompiledModel = self._compiled_model  # type: ignore[assignment]
+        cm = self._hetero_model
         return [VariableState(vid, Tensor(et, shape)) for vid, (et, shape) in cm.variables.items()]
 
     def _run_model(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-        cm: HeteroCompiledModel = self._compiled_model  # type: ignore[assignment]
+        cm = self._hetero_model
         model = cm.model
         env: dict[Key, np.ndarray] = {_key(p.output(0)): a for p, a in zip(model.get_parameters(), inputs, strict=True)}
         writes: dict[str, np.ndarray] = {}
@@ -217,7 +219,8 @@ class HeteroSyncInferRequest(SyncInferRequest):
             if step.stage is not None:
                 self._run_stage(step.stage, env)
             else:
-                self._run_host(step.node, env, writes)  # type: ignore[arg-type]
+                assert step.node is not None  # a step is a device stage or a host op
+                self._run_host(step.node, env, writes)
         outputs = [_value(env, r.input_value(0)) for r in model.get_results()]
         for vid, value in writes.items():
             self._states[vid].set_state(value)
@@ -257,7 +260,7 @@ class HeteroSyncInferRequest(SyncInferRequest):
         """The parts' counters for the model's own ops (their boundary Parameters and Results
         left out), plus NOT_RUN entries for the model's Parameters and Results, which HETERO
         passes itself, and its ReadValue/Assign."""
-        cm: HeteroCompiledModel = self._compiled_model  # type: ignore[assignment]
+        cm = self._hetero_model
         own = {n.friendly_name for n in cm.model.get_ordered_ops() if n.type_name not in _HOUSEKEEPING}
         out: list[ProfilingInfo] = []
         for request in self._requests.values():
@@ -393,14 +396,14 @@ class HeteroPlugin(Plugin):
         return HeteroCompiledModel(model, self, config, steps)
 
     def import_model(self, stream: Any, properties: Mapping[str, Any] | None = None,
-                     context: Any = None) -> HeteroCompiledModel:
-        """Rebuild a compiled model from :meth:`HeteroCompiledModel.export_model`'s blob. Its
-        configuration comes back under the call's properties; its devices are the blob's own (a
-        device list in the name or in ``properties`` is ignored, as OpenVINO does)."""
+                     context: Any = None) -> CompiledModel:
+        """Rebuild a :class:`HeteroCompiledModel` from :meth:`HeteroCompiledModel.export_model`'s
+        blob. Its configuration comes back under the call's properties; its devices are the blob's
+        own (a device list in the name or in ``properties`` is ignored, as OpenVINO does)."""
         from ovconform.hetero.io import import_properties
 
         data, props = import_properties(self, stream, properties)
-        return super().import_model(data, props, context)  # type: ignore[return-value]
+        return super().import_model(data, props, context)
 
     def _import_model(self, blob: bytes, config: P.PropertyStore, context: Any) -> HeteroCompiledModel:
         from ovconform.hetero.io import import_compiled
