@@ -323,7 +323,8 @@ class Core:
         raise PropertyError(f"Unsupported property {name!r} by the Core; Core properties: "
                             f"{sorted(self._core_props)}. Give a device name for device properties.")
 
-    def _resolve(self, device_name: str | None, config: Mapping[str, Any] | None) -> tuple[Any, dict[str, Any], dict]:
+    def _resolve(self, device_name: str | None,
+                 config: Mapping[str, Any] | None) -> tuple[Any, dict[str, Any], dict[str, Any]]:
         """The plugin, the per-call plugin properties and the Core properties for one call."""
         if device_name is None:
             devices = self.registered_devices()

@@ -13,7 +13,7 @@ import importlib
 import importlib.util
 import inspect
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,7 @@ from typing import Any
 from ovconform.errors import NotFoundError, PluginSpecError, PluginValidationError
 from ovconform.host.loader import load_object
 from ovconform.host.manager import get_plugin_manager
-from ovconform.registry import DeviceEntry, DeviceRegistry, collect_devices
+from ovconform.registry import DeviceEntry, DeviceRegistry, NamedFactory, collect_devices
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,7 @@ def _hetero(spec: str) -> list[DeviceEntry]:
     return registry.entries()
 
 
-def hetero_factory(devices: Mapping[str, Any], priorities: Sequence[str]) -> Callable[[], Any]:
+def hetero_factory(devices: Mapping[str, Any], priorities: Sequence[str]) -> NamedFactory:
     """A factory for the host's HETERO over ``devices`` (what ``--plugin=HETERO:A,B`` registers):
     each HETERO gets its own Core holding just those devices."""
     from ovconform.hetero.plugin import HETERO, HeteroPlugin
@@ -140,8 +140,7 @@ def hetero_factory(devices: Mapping[str, Any], priorities: Sequence[str]) -> Cal
     def make() -> HeteroPlugin:
         return HeteroPlugin(HETERO, ",".join(priorities), core=Core(dict(devices), discover=False))
 
-    make.device_name = HETERO  # type: ignore[attr-defined]
-    return make
+    return NamedFactory(HETERO, make)
 
 
 def _openvino(spec: str) -> list[DeviceEntry]:
