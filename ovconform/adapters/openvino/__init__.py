@@ -28,7 +28,7 @@ from typing import Any
 from ovconform.adapters.openvino._compiled import OVCompiledModel
 from ovconform.adapters.openvino._plugin import OVPlugin, Target
 from ovconform.adapters.openvino._request import OVAsyncInferRequest, OVSyncInferRequest, OVVariableState
-from ovconform.registry import DeviceEntry
+from ovconform.registry import DeviceEntry, NamedFactory
 
 __all__ = ["DEFAULT_CONFIG", "OVAsyncInferRequest", "OVCompiledModel", "OVPlugin", "OVSyncInferRequest",
            "OVVariableState", "Target", "device_entries", "device_name", "make_target", "user_plugins"]
@@ -121,8 +121,7 @@ def device_entries(spec: str) -> list[DeviceEntry]:
     """The device for ``--plugin=openvino:<spec>`` (what :mod:`ovconform.host.plugin_specs` calls)."""
     target = make_target(spec)
 
-    def factory() -> OVPlugin:
+    def make() -> OVPlugin:
         return OVPlugin(target)
 
-    factory.device_name = target.name  # type: ignore[attr-defined]
-    return [DeviceEntry(target.name, factory, f"openvino:{spec}", _DISTRIBUTION)]
+    return [DeviceEntry(target.name, NamedFactory(target.name, make), f"openvino:{spec}", _DISTRIBUTION)]

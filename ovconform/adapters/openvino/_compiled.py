@@ -66,6 +66,7 @@ class OVCompiledModel(CompiledModel):
 
     def __init__(self, model: Model, plugin: OVPlugin, ov_compiled: Any, *, loaded_from_cache: bool = False) -> None:
         self._ov = ov_compiled
+        self._ov_plugin = plugin  # _plugin, with its OpenVINO type
         store = P.PropertyStore(f"compiled model {model.friendly_name!r} on {plugin.device_name!r}", [])
         super().__init__(model, plugin, store, task_executor=ImmediateExecutor(),
                          loaded_from_cache=loaded_from_cache)
@@ -86,7 +87,7 @@ class OVCompiledModel(CompiledModel):
         return f"compiled model {self.model_name!r} on {self.device_name!r}: {what}"
 
     def get_property(self, name: str) -> Any:
-        plugin: OVPlugin = self._plugin  # type: ignore[assignment]
+        plugin = self._ov_plugin
         if name == P.SUPPORTED_PROPERTIES:
             return self._supported()
         if name == P.MODEL_NAME:
@@ -130,7 +131,7 @@ class OVCompiledModel(CompiledModel):
         except Exception as e:  # noqa: BLE001
             raise translate(e, self._where("export_model"), CompileError) from e
         xml, weights = ovconform.serialize(self._model)
-        plugin: OVPlugin = self._plugin  # type: ignore[assignment]
+        plugin = self._ov_plugin
         return pack_blob({"device": plugin.ov_device, "architecture": plugin.architecture}, xml, weights,
                          ov_blob)
 

@@ -150,7 +150,7 @@ class OVPlugin(Plugin):
             return self._target.base
 
     @property
-    def config(self) -> Any:  # type: ignore[override]
+    def config(self) -> Any:  # a _ConfigView: the part of Plugin.config's PropertyStore the Core uses
         return _ConfigView(self)
 
     def get_version(self) -> Version:

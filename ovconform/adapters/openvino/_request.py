@@ -273,11 +273,16 @@ def _delta(value: Any) -> timedelta:
 class OVAsyncInferRequest(AsyncInferRequest):
     """``start_async`` starts OpenVINO's asynchronous run; its completion finishes ours."""
 
+    def __init__(self, sync_request: OVSyncInferRequest, task_executor: ITaskExecutor,
+                 callback_executor: ITaskExecutor | None = None) -> None:
+        self._ov_sync = sync_request  # _sync, with its OpenVINO type
+        super().__init__(sync_request, task_executor, callback_executor)
+
     def _create_pipeline(self, task_executor: ITaskExecutor) -> list[tuple[ITaskExecutor, Task]]:
         return [(ImmediateExecutor(), self._sync.run_stages)]  # unused: _schedule drives OpenVINO
 
     def _schedule(self, index: int, future: _Future) -> None:
-        sync: OVSyncInferRequest = self._sync  # type: ignore[assignment]
+        sync = self._ov_sync
         try:
             sync.check_cancelled()
             sync.run_stage(PREPROCESS, sync._preprocess)
@@ -288,7 +293,7 @@ class OVAsyncInferRequest(AsyncInferRequest):
             self._complete(future, _as_infer_error(e, self))
 
     def _finish(self, future: _Future) -> None:
-        sync: OVSyncInferRequest = self._sync  # type: ignore[assignment]
+        sync = self._ov_sync
         try:
             sync.run_stage(WAIT_PIPELINE, sync._wait_pipeline)
             sync.run_stage(POSTPROCESS, sync._postprocess)
