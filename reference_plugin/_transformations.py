@@ -35,7 +35,7 @@ from ovconform import opset
 from ovconform import properties as P
 from ovconform.errors import CompileError, OVConformError
 from ovconform.ir import Model, Node, Output, Type, bf16_to_f32, constant_value
-from reference_plugin.ops import make_kernel
+from reference_plugin.fast import make_kernel
 from reference_plugin.properties import log, round_f16, rounds_to_f16
 
 FUSED_NAMES: Final = "fused_names"

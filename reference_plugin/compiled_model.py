@@ -1,10 +1,11 @@
 """The REFERENCE compiled model (seed 000): the interpreter program, properties, export, runtime model.
 
 :class:`Program` is the backend representation of a compiled model: one REFERENCE kernel per
-node, built once (``reference_plugin.ops.make_kernel``), and a plan of where every value lives.
+node, built once (:func:`reference_plugin.fast.make_kernel`: the op's formula with its fast
+routes), and a plan of where every value lives.
 ``Program.run`` goes in three numbered steps: 1) bind the inputs (Parameter kernels check them)
 and precomputed constants, 2) execute the nodes in topological order (a chain of elementwise
-nodes as one entry, block by block: :mod:`reference_plugin._chains`), timing each one when
+nodes as one entry, block by block: :mod:`reference_plugin.fast.chains`), timing each one when
 asked and checking for cancellation between entries, 3) collect the outputs and the variable
 writes (committed by the request only when the whole run succeeded). Under
 INFERENCE_PRECISION_HINT=f16 every f32 node output is rounded through float16 as
@@ -28,16 +29,17 @@ from ovconform.api import CompiledModel, StreamsExecutor, StreamsExecutorConfig
 from ovconform.errors import CompileError, OVConformError
 from ovconform.ir import Model, Node, Type
 from ovconform.opset._state import VariableInfo, variable_infos
-from reference_plugin import _parallel as parallel
 from reference_plugin import properties as RP
-from reference_plugin._blas import threads_per_stream
 from reference_plugin._blob import Blob, pack
-from reference_plugin._chains import Chain, find_chains
-from reference_plugin._inplace import InPlace, plan_inplace
-from reference_plugin._process_streams import StreamWorkers
 from reference_plugin._transformations import FUSED_NAMES, fused_names
 from reference_plugin.async_infer_request import ReferenceAsyncInferRequest
-from reference_plugin.ops import OpRun, RunContext, make_kernel
+from reference_plugin.fast import make_kernel
+from reference_plugin.fast import parallel as parallel
+from reference_plugin.fast.blas import threads_per_stream
+from reference_plugin.fast.chains import Chain, find_chains
+from reference_plugin.fast.inplace import InPlace, plan_inplace
+from reference_plugin.fast.process_streams import StreamWorkers
+from reference_plugin.ops import OpRun, RunContext
 from reference_plugin.sync_infer_request import ReferenceSyncInferRequest
 
 if TYPE_CHECKING:
@@ -63,7 +65,7 @@ class Step:
         self.rounds = False  # any(rounding)
         self.fixed: tuple[np.ndarray, ...] | None = None
         self.param_index: int | None = None
-        self.inplace: InPlace | None = None  # see reference_plugin/_inplace.py
+        self.inplace: InPlace | None = None  # see reference_plugin/fast/inplace.py
 
 
 class Program:
@@ -128,7 +130,7 @@ class Program:
 
     def _schedule(self) -> list[tuple[int, Step | Chain]]:
         """``(step index, entry)`` in run order: every step, except that a chain (see
-        :mod:`reference_plugin._chains`) replaces its members and runs where its head was."""
+        :mod:`reference_plugin.fast.chains`) replaces its members and runs where its head was."""
         head = {c.links[0].index: c for c in self.chains}
         inside = {i for c in self.chains for i in c.indices[1:]}
         return [(i, head.get(i, step)) for i, step in enumerate(self.steps) if i not in inside]
@@ -157,7 +159,7 @@ class Program:
             or zeros, for a variable not in it).
         :param timings: when given (one slot per step), each executed step's times are stored.
         :param check: called before every node (the request's cancellation check).
-        :param threads: threads the large elementwise work may use (:mod:`reference_plugin._parallel`).
+        :param threads: threads the large elementwise work may use (:mod:`reference_plugin.fast.parallel`).
         :param outputs: per result, memory the caller wants it in (the request's output tensors),
             or None. A chain whose value is a result writes its blocks straight there when that
             memory has the value's dtype and shape, is C-contiguous and writable, and overlaps no
@@ -170,7 +172,6 @@ class Program:
         wall = cpu = 0.0
         # errstate once for the run; kernels run "trusted" (see OpRun.run_trusted). The step's
         # execution is written out here rather than called: per node it is the run's overhead
-        # (mlp anchor 588 -> 566 us per run, interleaved)
         with np.errstate(all="ignore"), parallel.using(threads):
             for index, entry in self.schedule if timed else self._untimed:
                 if check is not None:
@@ -266,7 +267,7 @@ class ReferenceCompiledModel(CompiledModel):
                          loaded_from_cache=loaded_from_cache)
         weakref.finalize(self, callbacks.shutdown, False)
         #: Threads each inference runs with, in BLAS and in large elementwise work (the cores
-        #: shared by the streams; see _blas.py and _parallel.py).
+        #: shared by the streams; see fast/blas.py and fast/parallel.py).
         self.blas_threads = threads_per_stream(self.config.get(P.NUM_STREAMS))
 
     def _compile(self, model: Model) -> None:

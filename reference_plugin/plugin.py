@@ -24,7 +24,8 @@ from reference_plugin import properties as RP
 from reference_plugin._blob import unpack
 from reference_plugin._transformations import fused_names, transform_model
 from reference_plugin.compiled_model import ReferenceCompiledModel
-from reference_plugin.ops import load_op, make_kernel
+from reference_plugin.fast import make_kernel
+from reference_plugin.ops import load_op
 
 if TYPE_CHECKING:
     from ovconform.contract.tensor import RemoteContext

@@ -68,7 +68,7 @@ OUTPUT_LAYOUTS: Final = "outputLayouts"
 NOT_EXECUTED: Final = "not_executed"
 
 
-#: Run each stream's inferences in a worker process (reference_plugin/_process_streams.py), so
+#: Run each stream's inferences in a worker process (reference_plugin/fast/process_streams.py), so
 #: streams compute in parallel; REFERENCE's own property (OpenVINO has no equivalent).
 PROCESS_STREAMS: Final = "REFERENCE_PROCESS_STREAMS"
 P.register_property(P.PropertySpec(PROCESS_STREAMS, P.parse_bool, "true or false", P.Mutability.RW,

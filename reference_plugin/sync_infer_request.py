@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ovconform.api import ProfilingInfo, ProfilingStatus, SyncInferRequest, Tensor, VariableState
-from reference_plugin._blas import set_blas_threads
+from reference_plugin.fast.blas import set_blas_threads
 
 if TYPE_CHECKING:
     from reference_plugin.compiled_model import Program, ReferenceCompiledModel, Timing

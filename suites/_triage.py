@@ -19,7 +19,7 @@ import numpy as np
 from ovconform import opset
 from ovconform.ir import Model, Node, make_node
 from ovconform.suites import _op_runner as R
-from reference_plugin._evaluate import ModelRunner
+from reference_plugin.evaluate import ModelRunner
 
 __all__ = ["OpFailure", "all_values", "single_op_model", "triage"]
 

@@ -1,5 +1,10 @@
 """The REFERENCE device's kernels: one module per op, an explicit registry, versioned lookup.
 
+Each kernel is the op's formula as the specification states it, and nothing else: whatever
+exists for speed is in :mod:`reference_plugin.fast`, tested against these formulas. The plain
+interpreter (:mod:`reference_plugin.evaluate`) runs the formulas; the device's programs run
+:func:`reference_plugin.fast.make_kernel`'s kernels.
+
 Each ``op_<name>.py`` module registers its kernel classes with ``@register_op("Relu", since=1)``.
 :func:`load_op` returns the kernel for the highest registered version not above the requested
 one (a kernel registered ``since=8`` serves Gather-8 and any later version without a new kernel).
@@ -106,12 +111,20 @@ def load_op(op_type: str, version: int) -> type[OpRun]:
 
 
 def make_kernel(node: Node) -> OpRun:
-    """Build the kernel for ``node`` (its precomputation runs here, once).
+    """Build the formula kernel for ``node`` (its precomputation runs here, once).
 
     :raises UnsupportedOpError: when no kernel fits the node's op type and version.
     :raises CompileError: naming the node, when the kernel rejects the node's attributes or inputs.
     """
-    cls = load_op(node.type_name, node.version)
+    return build_kernel(load_op(node.type_name, node.version), node)
+
+
+def build_kernel(cls: type[OpRun], node: Node) -> OpRun:
+    """``cls(node)``, its failures turned into a :class:`CompileError` naming the node (``cls`` is
+    a kernel class, or :mod:`reference_plugin.fast`'s version of one).
+
+    :raises CompileError: naming the node, when the kernel rejects the node's attributes or inputs.
+    """
     try:
         return cls(node)
     except CompileError:
@@ -128,4 +141,5 @@ def registered_ops() -> dict[str, list[int]]:
     return {t: sorted(v) for t, v in sorted(_REGISTRY.items())}
 
 
-__all__ = ["OP_MODULES", "OpRun", "RunContext", "load_op", "make_kernel", "register_op", "registered_ops"]
+__all__ = ["OP_MODULES", "OpRun", "RunContext", "build_kernel", "load_op", "make_kernel", "register_op",
+           "registered_ops"]

@@ -34,15 +34,6 @@ class RunContext:
     updates: dict[str, np.ndarray] = field(default_factory=dict)
 
 
-def defined_together(cls: type, method: str, partner: str) -> bool:
-    """True when the class that defines ``cls``'s ``method`` also defines ``partner`` (so a
-    subclass that overrides ``compute`` but not ``compute_into`` is not bypassed by it)."""
-    for klass in cls.__mro__:
-        if method in klass.__dict__:
-            return partner in klass.__dict__
-    return False
-
-
 class OpRun:
     """Base class of every kernel: subclasses override ``_run`` (and usually ``__init__``).
 
@@ -89,7 +80,8 @@ class OpRun:
     # -- the template method -----------------------------------------------------------------
     def run(self, inputs: list[np.ndarray] | tuple[np.ndarray, ...],
             ctx: RunContext | None = None) -> tuple[np.ndarray, ...]:
-        """Compute this node's outputs from its input arrays.
+        """Compute this node's outputs from its input arrays: the call is checked (arity and
+        dtypes), then :meth:`run_trusted` computes it with numpy's floating-point warnings off.
 
         :param inputs: one array per node input, in port order, of the port's element type.
         :param ctx: the call context (variable state); a fresh one when None.
@@ -97,26 +89,19 @@ class OpRun:
         :raises InferError: naming the node, for a bad call or any failure inside the kernel.
         """
         self._check_inputs(inputs)
-        try:
-            with np.errstate(all="ignore"):
-                if self.needs_ctx:
-                    outs = self._run(*inputs, ctx=ctx if ctx is not None else RunContext())
-                else:
-                    outs = self._run(*inputs)
-        except InferError as e:
-            if self.label in str(e):
-                raise
-            raise InferError(f"{self.label}: {e}") from e
-        except Exception as e:
-            raise InferError(f"{self.label}: {type(e).__name__}: {e}") from e
-        return self._check_outputs(outs)
+        with np.errstate(all="ignore"):
+            return self.run_trusted(inputs, ctx if ctx is not None else RunContext())
 
-    def run_trusted(self, inputs: list[np.ndarray], ctx: RunContext) -> tuple[np.ndarray, ...]:
-        """:meth:`run` for a caller that guarantees the inputs (the compiled Program: every input
-        is a checked kernel output, a bound Parameter or a constant) and has already entered
-        ``np.errstate(all="ignore")`` for the whole run; outputs are still checked."""
+    def run_trusted(self, inputs: list[np.ndarray] | tuple[np.ndarray, ...],
+                    ctx: RunContext | None) -> tuple[np.ndarray, ...]:
+        """The computation itself, the one path every call takes (:meth:`run` is this after its
+        checks): ``_run``, its failures turned into an InferError naming the node, and the
+        outputs checked. Called directly by a caller that guarantees the inputs (the compiled
+        Program: every input is a checked kernel output, a bound Parameter or a constant) and has
+        entered ``np.errstate(all="ignore")`` for the whole run."""
         try:
-            outs = self._run(*inputs, ctx=ctx) if self.needs_ctx else self._run(*inputs)
+            outs = self._run(*inputs, ctx=ctx if ctx is not None else RunContext()) if self.needs_ctx \
+                else self._run(*inputs)
         except InferError as e:
             if self.label in str(e):
                 raise

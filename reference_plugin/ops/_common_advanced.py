@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from reference_plugin.ops._common_conv import grouped_conv
+from reference_plugin.ops._common_conv import convolve
 from reference_plugin.ops._common_window import WindowSpec
 
 
@@ -70,7 +70,7 @@ def transposed_conv(x: np.ndarray, w: np.ndarray, strides: Sequence[int], dilati
         z = _pad_or_crop(z, 2 + i, begin, end)
     wc = np.flip(w, axis=tuple(range(3, 3 + n_sp))).swapaxes(1, 2)
     spec = WindowSpec(tuple(kernel), (1,) * n_sp, tuple(dilations), (0,) * n_sp, (0,) * n_sp, "explicit")
-    return grouped_conv(z, np.ascontiguousarray(wc), spec)
+    return convolve(z, np.ascontiguousarray(wc), spec)
 
 
 def _pad_or_crop(z: np.ndarray, axis: int, begin: int, end: int) -> np.ndarray:

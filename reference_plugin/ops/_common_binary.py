@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ovconform.errors import InferError
-from reference_plugin.ops._base import OpRun, defined_together
+from reference_plugin.ops._base import OpRun
 from reference_plugin.ops._common_types import from_compute, to_compute
 
 if TYPE_CHECKING:
@@ -61,28 +61,3 @@ class BinaryOp(OpRun):
 
     def compute(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         raise NotImplementedError(f"{type(self).__name__} does not implement compute")
-
-    def float_block_runner(self) -> Callable[[np.ndarray, np.ndarray], np.ndarray] | None:
-        """What ``run_trusted`` computes for f32/f64 inputs of this kernel's own type whose shapes
-        are known to broadcast, without its per-call conversions and checks (for chains), or None
-        when this kernel's run is not this class's (a subclass overriding ``_run``)."""
-        if type(self)._run is not BinaryOp._run or self.t.name not in ("f32", "f64") or self.out_t != self.t:
-            return None
-        out, compute = self.out_t.to_dtype(), self.compute
-        return lambda a, b: np.asarray(compute(a, b)).astype(out, copy=False)
-
-    def float_into_runner(self) -> Callable[[np.ndarray, np.ndarray, np.ndarray], None] | None:
-        """``runner(a, b, out)``: what :meth:`float_block_runner` computes, written into ``out``
-        (an array of the result's shape and dtype, which may be one of the inputs), or None when
-        there is no block runner. A kernel whose class defines ``compute_into`` next to its
-        ``compute`` writes ``out`` directly; any other copies its block runner's result."""
-        runner = self.float_block_runner()
-        if runner is None:
-            return None
-        if defined_together(type(self), "compute", "compute_into"):
-            return self.compute_into
-
-        def copy_into(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
-            out[...] = runner(a, b)
-
-        return copy_into

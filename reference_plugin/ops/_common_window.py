@@ -4,9 +4,8 @@
 for a concrete spatial input shape, gives the pads, the output sizes, the padded input, and
 either a strided view of every window, ``(N, C, *out, *kernel)`` (``sliding_window_view``: no copy and
 no Python loop over output positions), or the per-kernel-offset ``taps``: for each offset, the
-output-sized strided slice of the padded input that the offset reads (MaxPool's indices go tap
-by tap, and :meth:`WindowSpec.reduce` folds axis by axis, never copying a window). Plans and taps
-are cached per spec and input shape.
+output-sized strided slice of the padded input that the offset reads (Convolution sums over
+them, MaxPool folds over them). Plans and taps are cached per spec and input shape.
 """
 
 from __future__ import annotations
@@ -108,37 +107,6 @@ class WindowSpec:
         picks += tuple(slice(None, None, d) for d in self.dilations)
         return view[picks]
 
-    def reduce(self, x: np.ndarray, plan: Plan, pad_value: float | int, ufunc: np.ufunc) -> np.ndarray:
-        """``ufunc`` (np.maximum or np.minimum) folded over every window of ``x`` padded with
-        ``pad_value``, separably: the last spatial axis first (one pass per kernel offset along it,
-        over every padded row), then each axis before it over the partial results. No window is
-        copied, and overlapping windows share the row folds (3x3 stride 1: 4 passes, not 9).
-
-        The result equals the plain fold over each window in row-major order (``acc = w[0]``,
-        then ``acc = ufunc(acc, w[i])``) bit for bit: the fold order of the elements is kept and
-        these ufuncs are associative as numpy implements them, including signed zeros (a tie
-        returns the later operand) and NaNs (the earlier NaN wins).
-        """
-        if ufunc not in _FOLDS:
-            raise ValueError(f"reduce folds np.maximum or np.minimum, not {ufunc!r}")
-        n = len(self.kernel)
-        acc = self.padded(x, plan, pad_value)
-        # the rows no window reaches (floor rounding's remainder) are left out of the first folds
-        acc = acc[(slice(None), slice(None), *(slice(0, (o - 1) * s + dk)
-                                               for o, s, dk in zip(plan.out, self.strides, self.dilated, strict=True)))]
-        for axis in reversed(range(n)):
-            k, d, o, s = self.kernel[axis], self.dilations[axis], plan.out[axis], self.strides[axis]
-            parts = [(slice(None),) * (2 + axis) + (slice(j * d, j * d + (o - 1) * s + 1, s),) for j in range(k)]
-            if k == 1:
-                acc = acc[parts[0]]
-                continue
-            folded = ufunc(acc[parts[0]], acc[parts[1]])
-            for pick in parts[2:]:
-                ufunc(folded, acc[pick], out=folded)
-            acc = folded
-        assert acc.ndim == n + 2
-        return acc if acc.base is None and acc is not x else acc.copy()
-
     def has_padding(self, plan: Plan) -> bool:
         return any(plan.pads_begin) or any(plan.pads_end)
 
@@ -153,10 +121,6 @@ def _taps(spec: WindowSpec, plan: Plan) -> tuple[tuple[slice, ...], ...]:
     return tuple(tuple(slice(k * d, k * d + (o - 1) * s + 1, s)
                        for k, d, o, s in zip(offsets, spec.dilations, plan.out, spec.strides, strict=True))
                  for offsets in np.ndindex(*spec.kernel))
-
-
-#: The ufuncs :meth:`WindowSpec.reduce` folds (associative as numpy computes them).
-_FOLDS = (np.maximum, np.minimum)
 
 
 def window_spec(attrs: Mapping[str, Any], kernel: Sequence[int], rounding: str = "floor") -> WindowSpec:

@@ -1,9 +1,7 @@
 """Convolution-1: data ``[N, C_IN, *spatial]``, filters ``[C_OUT, C_IN, *kernel]`` (1 to 3 spatial
 dims), zero padding by ``pads_begin``/``pads_end`` or ``auto_pad``, with strides and dilations.
-Floats: BLAS matmuls in :func:`compute_float_dtype` (sgemm for f32/f16/bf16, dgemm for f64) over a
-lowered copy of the input, one per output row or one over im2col columns (see
-:mod:`reference_plugin.ops._common_conv` for the choice and the measured accuracy); integers
-accumulate in int64 (im2col, numpy's exact loop), then wrap.
+The sum of :mod:`reference_plugin.ops._common_conv`: floats in :func:`compute_float_dtype` (sgemm
+for f32/f16/bf16, dgemm for f64), integers accumulated in int64, then wrapped.
 """
 
 from __future__ import annotations
@@ -13,9 +11,9 @@ import numpy as np
 from ovconform.ir import Node
 from reference_plugin.ops import register_op
 from reference_plugin.ops._base import OpRun
-from reference_plugin.ops._common_conv import grouped_conv
+from reference_plugin.ops._common_conv import convolve
 from reference_plugin.ops._common_types import accumulate_dtype, compute_float_dtype, store, to_compute
-from reference_plugin.ops._common_window import window_spec
+from reference_plugin.ops._common_window import WindowSpec, window_spec
 
 
 @register_op("Convolution", since=1)
@@ -45,5 +43,9 @@ class Convolution(OpRun):
         else:
             filters = self._grouped(to_compute(w, self.t).astype(self.acc))
             spec = window_spec(self.attrs, filters.shape[3:])
-        out = grouped_conv(to_compute(x, self.t).astype(self.acc, copy=False), filters, spec)
+        out = self.convolve(to_compute(x, self.t).astype(self.acc, copy=False), filters, spec)
         return (store(out, self.out_t),)
+
+    def convolve(self, x: np.ndarray, filters: np.ndarray, spec: WindowSpec) -> np.ndarray:
+        """The grouped convolution of ``x`` and ``filters`` in the accumulation dtype."""
+        return convolve(x, filters, spec)

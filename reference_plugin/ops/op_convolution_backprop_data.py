@@ -1,6 +1,6 @@
 """ConvolutionBackpropData-1 (transposed convolution): data ``[N, C_IN, *spatial]``, filters
 ``[C_IN, C_OUT, *kernel]``, optional ``output_shape``. Computed as a direct convolution of the
-stride-upsampled, padded data with the flipped filters (one BLAS matmul over im2col columns);
+stride-upsampled, padded data with the flipped filters (:mod:`reference_plugin.ops._common_conv`);
 floats accumulate in float64, integers in int64 and then wrap. The crop and output sizes follow
 :mod:`ovconform.opset._advanced_conv`."""
 

@@ -1,16 +1,10 @@
 """Gelu-2 (erf form) and Gelu-7 (``approximation_mode`` ERF or TANH).
 
-ERF: 0.5 * x * (1 + erf(x / sqrt(2))). TANH: 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x**3))).
-Precision as :class:`UnaryOp` describes. The ERF form of a float32 input is computed in float32
-as ``max(x, 0) - |x| * q`` with ``q = Phi(-|x|) = erfc(|x| / sqrt(2)) / 2`` (for x >= 0 that is
-``x * (1 - q)``, below ``x * q``: the negative tail never cancels and no branch is taken), with
-the classic Chebyshev-fitted erfc ``erfc(z) = t * exp(-z*z + P(t))``, ``t = 1 / (1 + z/2)``,
-``P`` of degree 9 (Numerical Recipes' erfcc, fractional error below 1.2e-7 for every z >= 0),
-and ``exp(-x*x/2)`` split as ``exp(-hi*hi/2) * exp(-lo*(hi + lo/2))`` (``|x| = hi + lo``,
-``hi*hi`` exact) so the rounding of ``x*x`` does not reach the tail. Measured bound
-(tests/reference/test_kernel_accuracy.py): 8 ulp from the float64 formula where |x| < 6.4.
-Special values as the formula gives them: +inf -> inf, -inf -> NaN, NaN -> NaN (a negative
-input whose result underflows gives +0 where the formula gives -0).
+ERF: ``0.5 * x * (1 + erf(x / sqrt(2)))``. TANH: ``0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x**3)))``.
+Computed in float64 for every float type (``single_precision = False``) and rounded once: in
+float32 the rounding of ``x / sqrt(2)`` alone moves the negative tail by up to ``x**2`` ulp.
+(REFERENCE's programs compute the ERF form of float32 values in float32 with their own erfc,
+within 8 ulp of this: :mod:`reference_plugin.fast.gelu`.)
 """
 
 from __future__ import annotations
@@ -24,58 +18,17 @@ from reference_plugin.ops import register_op
 from reference_plugin.ops._common_unary import UnaryOp, erf
 
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
-_F = np.float32
-#: P(t) of erfc(z) = t·exp(-z² + P(t)), highest degree first (Horner).
-_ERFC_P = [_F(c) for c in (0.17087277, -0.82215223, 1.48851587, -1.13520398, 0.27886807, -0.18628806,
-                            0.09678418, 0.37409196, 1.00002368, -1.26551223)]
-_HIGH_BITS = np.int32(-4096)  # keeps sign, exponent and the top 11 stored mantissa bits
-_X_END = _F(19.0)  # exp(-x²/2) is 0 in float32 well before |x| = 19
-
-
-def gelu_erf_f32(x: np.ndarray) -> np.ndarray:
-    """The ERF-form Gelu of a float32 array, computed in float32 (see the module docstring) as
-    ``max(x, 0) - |x|·q``: for x >= 0 that is ``x·(1 - q)``, below ``x·q``, so no branch, blend
-    or np.where is needed (np.where over random signs costs ten times the arithmetic)."""
-    x = np.asarray(x, dtype=np.float32)
-    if x.ndim == 0:  # scalar arithmetic would return numpy scalars, which take no out=
-        return gelu_erf_f32(x.reshape(1)).reshape(())
-    ax = np.abs(x)
-    np.minimum(ax, _X_END, out=ax)  # beyond, q is 0 (and inf - inf never happens below)
-    t = ax * _F(0.5 / math.sqrt(2.0))
-    t += _F(1.0)
-    np.divide(_F(1.0), t, out=t)  # t = 1 / (1 + z/2), z = |x|/√2
-    p = t * _ERFC_P[0]
-    p += _ERFC_P[1]
-    for c in _ERFC_P[2:]:
-        p *= t
-        p += c
-    hi = (ax.view(np.int32) & _HIGH_BITS).view(np.float32)
-    lo = ax - hi
-    cross = lo * _F(0.5)
-    cross += hi
-    cross *= lo
-    p -= cross  # P(t) - (hi·lo + lo²/2), as lo·(hi + lo/2)
-    q = hi * _F(-0.5)
-    q *= hi  # -hi²/2, exact
-    np.exp(q, out=q)
-    np.exp(p, out=p)
-    q *= p
-    q *= t  # erfc(z) = 2·Phi(-|x|)
-    q *= ax
-    q *= _F(0.5)  # |x|·Phi(-|x|)
-    y = np.maximum(x, _F(0.0))
-    y -= q
-    if not np.isfinite(x.min()):  # -inf gives NaN, as the formula's -inf * 0 does (one cheap reduction)
-        y[x == -np.inf] = np.nan
-    return y
 
 
 @register_op("Gelu", since=2)
 class Gelu2(UnaryOp):
-    temporaries = 8  # ax, t, p, hi, lo, cross, q, y
+    single_precision = False
+    #: False: the ERF form (Gelu-2 has no other).
+    tanh_mode = False
+
     def compute(self, x: np.ndarray) -> np.ndarray:
-        if x.dtype == np.float32:
-            return gelu_erf_f32(x)
+        if self.tanh_mode:
+            return 0.5 * x * (1.0 + np.tanh(_SQRT_2_OVER_PI * (x + 0.044715 * x * x * x)))
         return 0.5 * x * (1.0 + erf(x / math.sqrt(2.0)))
 
 
@@ -84,8 +37,3 @@ class Gelu7(Gelu2):
     def __init__(self, node: Node) -> None:
         super().__init__(node)
         self.tanh_mode = str(self.attr("approximation_mode")).upper() == "TANH"
-
-    def compute(self, x: np.ndarray) -> np.ndarray:
-        if not self.tanh_mode:
-            return super().compute(x)
-        return 0.5 * x * (1.0 + np.tanh(_SQRT_2_OVER_PI * (x + 0.044715 * x * x * x)))

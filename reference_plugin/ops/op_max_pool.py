@@ -7,11 +7,10 @@ in the padding (possible with ceil rounding) yields the lowest value and index 0
 (a NaN is the maximum of its window).
 
 Values are the plain fold over each window in row-major order (``acc = np.maximum(acc, w[i])``),
-bit for bit, with or without the indices output: a tie between ``+0`` and ``-0`` gives the later
-one, several NaNs the first one. (Before, the indices path took ``np.max`` over copied windows,
-whose choice between ``+0`` and ``-0`` varied with the window size.) The fold runs separably,
-axis by axis (:meth:`WindowSpec.reduce`), and the indices tap by tap over output-sized strided
-slices (:func:`max_pool`): no window is ever copied.
+tap by tap over output-sized strided slices of the padded input (:func:`window_max`), with or
+without the indices output: a tie between ``+0`` and ``-0`` gives the later one, several NaNs
+the first one. (REFERENCE's programs fold separably, axis by axis, bit for bit the same:
+:mod:`reference_plugin.fast.pooling`.)
 
 Indices (v8/v14) are flattened over the whole input (``b*C*S + c*S + spatial``, S the spatial
 size) and then taken modulo the size of the input dims from ``axis`` on, so ``axis=0`` keeps
@@ -33,21 +32,31 @@ from reference_plugin.ops._common_types import from_compute, lowest, to_compute
 from reference_plugin.ops._common_window import Plan, WindowSpec, window_spec
 
 
-def max_pool(x: np.ndarray, spec: WindowSpec, pad_value: float | int) -> tuple[np.ndarray, np.ndarray]:
-    """(values, flat input indices) of every window of ``x`` ``(N, C, *spatial)``.
+def window_max(x: np.ndarray, spec: WindowSpec, plan: Plan, pad_value: float | int) -> np.ndarray:
+    """The maximum of every window of ``x`` ``(N, C, *spatial)`` padded with ``pad_value``: the fold
+    ``acc = w[0]``, ``acc = np.maximum(acc, w[i])`` over the window's taps in row-major order,
+    each tap an output-sized strided slice of the padded input."""
+    padded = spec.padded(x, plan, pad_value)
+    taps = [padded[(slice(None), slice(None), *picks)] for picks in spec.taps(plan)]
+    acc = taps[0].copy()
+    for tap in taps[1:]:
+        np.maximum(acc, tap, out=acc)
+    return acc
 
-    The values are :meth:`WindowSpec.reduce`'s fold. The index: for each kernel offset (tap), an
-    output-sized strided slice of the padded input is compared with the maxima; ``best`` keeps
-    the lowest tap whose element is real (not padding) and equals the window's maximum (or both
-    are NaN), with branch-free small-integer arithmetic, and the index is the window's base
-    position plus that tap's offset. A window with no such tap (wholly padding, or a maximum that
-    only the padding reaches: real values all ``-inf``) takes the index of its first tap when
-    that is real, else 0.
+
+def max_pool_indices(x: np.ndarray, spec: WindowSpec, pad_value: float | int, values: np.ndarray) -> np.ndarray:
+    """The flat input index of the maximum ``values`` of every window of ``x`` ``(N, C, *spatial)``.
+
+    For each kernel offset (tap), an output-sized strided slice of the padded input is compared
+    with the maxima; ``best`` keeps the lowest tap whose element is real (not padding) and equals
+    the window's maximum (or both are NaN), with branch-free small-integer arithmetic, and the
+    index is the window's base position plus that tap's offset. A window with no such tap
+    (wholly padding, or a maximum that only the padding reaches: real values all ``-inf``) takes
+    the index of its first tap when that is real, else 0.
     """
     n_batch, channels, *spatial = x.shape
     plan = spec.plan(spatial)
     n_sp = len(spatial)
-    values = spec.reduce(x, plan, pad_value, np.maximum)
     padded = spec.padded(x, plan, pad_value)
     nan_values = np.isnan(values) if values.dtype.kind == "f" else None
     if nan_values is not None and not nan_values.any():
@@ -75,7 +84,7 @@ def max_pool(x: np.ndarray, spec: WindowSpec, pad_value: float | int) -> tuple[n
         np.copyto(found, np.broadcast_to(fallback, found.shape), where=missed)
     size = math.prod(spatial)
     offset = (np.arange(n_batch)[:, None] * channels + np.arange(channels)[None, :]) * size
-    return values, found + offset.reshape(n_batch, channels, *([1] * n_sp))
+    return found + offset.reshape(n_batch, channels, *([1] * n_sp))
 
 
 def _tap_geometry(spec: WindowSpec, plan: Plan, spatial: Sequence[int]
@@ -85,7 +94,7 @@ def _tap_geometry(spec: WindowSpec, plan: Plan, spatial: Sequence[int]
     each tap from it, and ``real[tap]`` ``(1, 1, *out)`` whether the tap reads inside the input."""
     n_sp = len(spatial)
     base = np.zeros((1, 1, *([1] * n_sp)), np.int64)
-    starts = []
+    starts: list[np.ndarray] = []
     stride = 1
     strides = [0] * n_sp
     for axis in range(n_sp - 1, -1, -1):
@@ -123,17 +132,21 @@ class MaxPool1(OpRun):
             raise self.fail(f"data shape {list(x.shape)} must be [N, C] plus {len(self.spec.kernel)} spatial "
                             f"dim(s) (kernel {list(self.spec.kernel)}).")
 
+    def window_max(self, data: np.ndarray, plan: Plan) -> np.ndarray:
+        """The window maxima of ``data`` (in the compute dtype): :func:`window_max`."""
+        return window_max(data, self.spec, plan, self.pad_value)
+
     def _values(self, x: np.ndarray) -> np.ndarray:
-        """The window maxima alone: one np.maximum pass per kernel offset (no window copies)."""
+        """The window maxima alone."""
         self._check_rank(x)
         data = to_compute(x, self.t)
-        return from_compute(self.spec.reduce(data, self.spec.plan(data.shape[2:]), self.pad_value, np.maximum),
-                            self.out_t)
+        return from_compute(self.window_max(data, self.spec.plan(data.shape[2:])), self.out_t)
 
     def _pool(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         self._check_rank(x)
-        values, index = max_pool(to_compute(x, self.t), self.spec, self.pad_value)
-        return from_compute(values, self.out_t), index
+        data = to_compute(x, self.t)
+        values = self.window_max(data, self.spec.plan(data.shape[2:]))
+        return from_compute(values, self.out_t), max_pool_indices(data, self.spec, self.pad_value, values)
 
     def _run(self, x: np.ndarray) -> tuple[np.ndarray, ...]:
         return (self._values(x),)

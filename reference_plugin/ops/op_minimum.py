@@ -12,6 +12,3 @@ from reference_plugin.ops._common_binary import BinaryOp
 class Minimum(BinaryOp):
     def compute(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         return np.minimum(x, y)
-
-    def compute_into(self, x: np.ndarray, y: np.ndarray, out: np.ndarray) -> None:
-        np.minimum(x, y, out=out)

@@ -14,6 +14,3 @@ class Negative(UnaryOp):
 
     def compute(self, x: np.ndarray) -> np.ndarray:
         return np.negative(x)
-
-    def compute_into(self, x: np.ndarray, out: np.ndarray) -> None:
-        np.negative(x, out=out)

@@ -1,11 +1,10 @@
 """Sigmoid-1: elementwise ``1 / (1 + e ** -x)``.
 
-Computed as written, in four in-place passes (negate, exp, add one, reciprocal; compute
-precision: see UnaryOp). It needs no branch: for x < 0, e ** -x is large and 1 / (1 + e ** -x)
-keeps its relative accuracy; e ** -x overflows to infinity only below x = -88.72 in float32
-(-709.8 in float64), where the result, 0, replaces values under 2.9e-39 (5e-309), already in the
-subnormal range. Measured: 3 ulp from the float64 formula over [-88, 88]
-(tests/reference/test_kernel_accuracy.py).
+Computed as written (compute precision: see UnaryOp). It needs no branch: for x < 0, e ** -x is
+large and 1 / (1 + e ** -x) keeps its relative accuracy; e ** -x overflows to infinity only
+below x = -88.72 in float32 (-709.8 in float64), where the result, 0, replaces values under
+2.9e-39 (5e-309), already in the subnormal range. Measured: 3 ulp from the float64 formula over
+[-88, 88] (tests/reference/test_kernel_accuracy.py).
 The spec allows floating-point types only; for integer inputs this kernel gives what OpenVINO's
 reference (and CPU) compute, ``1 / (1 + (T)exp(-x))`` in integer arithmetic: 1 for x > 0, else 0.
 """
@@ -19,27 +18,15 @@ from reference_plugin.ops._common_unary import UnaryOp
 
 
 def sigmoid(x: np.ndarray) -> np.ndarray:
-    """``1 / (1 + exp(-x))`` of a float array, in place on one new array (see the module
-    docstring for the range where exp(-x) overflows: the caller ignores that warning)."""
-    x = np.asarray(x)
-    if x.ndim == 0:  # scalar arithmetic would return numpy scalars, which take no out=
-        return sigmoid(x.reshape(1)).reshape(())
-    out = np.empty_like(x)
-    sigmoid_into(x, out)
-    return out
-
-
-def sigmoid_into(x: np.ndarray, out: np.ndarray) -> None:
-    """:func:`sigmoid` of ``x`` written into ``out`` (which may be ``x``): the same passes."""
-    np.negative(x, out=out)
-    np.exp(out, out=out)
-    out += 1
-    np.divide(1, out, out=out)
+    """``1 / (1 + exp(-x))`` of a float array, in its dtype (the caller ignores the overflow
+    warning of exp, see the module docstring)."""
+    return np.asarray(1 / (1 + np.exp(-np.asarray(x))))
 
 
 @register_op("Sigmoid", since=1)
 class Sigmoid(UnaryOp):
     float_run_is_base = True  # _run below differs only for integer inputs
+
     def _run(self, x: np.ndarray) -> tuple[np.ndarray, ...]:
         if self.t.is_integral_number():
             return ((x > 0).astype(x.dtype),)
@@ -47,6 +34,3 @@ class Sigmoid(UnaryOp):
 
     def compute(self, x: np.ndarray) -> np.ndarray:
         return sigmoid(x)
-
-    def compute_into(self, x: np.ndarray, out: np.ndarray) -> None:
-        sigmoid_into(x, out)

@@ -12,6 +12,3 @@ from reference_plugin.ops._common_binary import BinaryOp
 class Subtract(BinaryOp):
     def compute(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         return np.subtract(x, y)
-
-    def compute_into(self, x: np.ndarray, y: np.ndarray, out: np.ndarray) -> None:
-        np.subtract(x, y, out=out)

@@ -8,7 +8,7 @@ from openvino_deviations import SPEC, Deviation, Witness, _case, _param, input_v
 from ovconform import opset as ops
 from ovconform.ir import Node
 from ovconform.opcases import OpCase
-from reference_plugin._evaluate import evaluate
+from reference_plugin.evaluate import evaluate
 from reference_plugin.ops.op_non_max_suppression import corners, iou, select
 
 

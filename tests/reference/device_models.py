@@ -34,7 +34,7 @@ def hide_kernel(monkeypatch: pytest.MonkeyPatch, op_type: str) -> None:
     """
     import reference_plugin.compiled_model as compiled_model
     import reference_plugin.plugin as plugin
-    from reference_plugin import _transformations
+    from reference_plugin import _transformations, fast
     from reference_plugin import ops as kernels
 
     def load_op(type_name: str, version: int) -> Any:
@@ -44,7 +44,7 @@ def hide_kernel(monkeypatch: pytest.MonkeyPatch, op_type: str) -> None:
 
     def make_kernel(node: Node) -> Any:
         load_op(node.type_name, node.version)
-        return kernels.make_kernel(node)
+        return fast.make_kernel(node)
 
     monkeypatch.setattr(plugin, "load_op", load_op)
     for module in (plugin, compiled_model, _transformations):

@@ -9,7 +9,16 @@ import numpy as np
 
 from ovconform import opset as ops
 from ovconform.ir import Model, Node, Type, as_type, bf16_to_f32, f32_to_bf16
-from reference_plugin._evaluate import evaluate
+from reference_plugin.evaluate import evaluate
+
+
+def run_device(model: Model, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """``model`` run as the REFERENCE device runs it (its program: the formulas with their fast
+    routes, one thread, no chains), for tests of the routes themselves."""
+    from reference_plugin.compiled_model import Program
+
+    with np.errstate(all="ignore"):
+        return Program(model, Type.f32, chains=False).run(list(inputs), {})[0]
 
 
 def bf16(values: Any) -> np.ndarray:

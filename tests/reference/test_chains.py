@@ -1,5 +1,6 @@
-"""Elementwise chains (reference_plugin/_chains.py): which nodes form them, and that a chained run
-gives bit for bit the values of the unchained one, counters per node included."""
+"""Elementwise chains (reference_plugin/fast/chains.py): which nodes form them, and that a chained
+run gives bit for bit the values of the unchained one, counters per node included; the runners
+chains and in-place steps write with (reference_plugin/fast/elementwise.py)."""
 
 from __future__ import annotations
 
@@ -17,10 +18,12 @@ from ovconform import opset as ops
 from ovconform import properties as P
 from ovconform.bench.models import ANCHORS
 from ovconform.ir import Type
-from reference_plugin import _chains
-from reference_plugin import _parallel as parallel
+from reference_plugin import fast
 from reference_plugin.compiled_model import Program
-from reference_plugin.ops import _common_unary as _chunk_unary
+from reference_plugin.fast import chains as _chains
+from reference_plugin.fast import elementwise as _chunk_unary
+from reference_plugin.fast import parallel
+from reference_plugin.fast.elementwise import into_runner
 
 UNARY = ["sigmoid", "tanh", "relu", "exp", "abs", "negative", "sqrt", "erf", "floor"]
 BINARY = ["add", "subtract", "multiply", "divide", "maximum", "minimum", "power"]
@@ -190,11 +193,8 @@ def test_unary_kernels_split_over_threads_give_the_same_values(op: str, size: in
 
 
 def _into_kernels() -> list[tuple[str, int]]:
-    """Every registered elementwise kernel class that defines its own ``compute_into``."""
-    from reference_plugin.ops import load_op, registered_ops
-
-    return [(t, v) for t, versions in registered_ops().items() for v in versions
-            if "compute_into" in load_op(t, v).__dict__]
+    """Every kernel class with a writer route."""
+    return [(r.op_type, r.since) for r in fast.routes() if r.kind == "writer"]
 
 
 def _elementwise_node(op_type: str, et: Type, shape: list[int]) -> Any:
@@ -213,7 +213,7 @@ def test_the_kernels_writing_in_place_are_the_ones_the_chains_expect() -> None:
 
 @pytest.mark.parametrize("et", [Type.f32, Type.f64], ids=str)
 @pytest.mark.parametrize("op_type", [t for t, _ in _into_kernels()])
-def test_compute_into_writes_what_compute_returns(op_type: str, et: Type) -> None:
+def test_the_writer_writes_what_the_formula_returns(op_type: str, et: Type) -> None:
     """Bit for bit, into a separate array and into the input itself, over normal values, both
     infinities, NaN, zeros of both signs and the ends of the range."""
     from reference_plugin.ops import make_kernel
@@ -222,11 +222,12 @@ def test_compute_into_writes_what_compute_returns(op_type: str, et: Type) -> Non
     special = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-40, -1e-40, 88.8, -88.8, 800, -800], dtype)
     rng = np.random.default_rng(1)
     values = [np.concatenate([special, rng.standard_normal(245).astype(dtype) * 10]) for _ in range(2)]
-    kernel = make_kernel(_elementwise_node(op_type, et, [256]))
-    runner = kernel.float_into_runner()
-    assert runner == kernel.compute_into, "the kernel's own compute_into is not the chain's runner"
+    node = _elementwise_node(op_type, et, [256])
+    kernel = fast.make_kernel(node)
+    runner = into_runner(kernel)
+    assert runner is not None and runner is fast.writer_for(kernel), "the writer route is not the chain's runner"
     with np.errstate(all="ignore"):
-        want = kernel.run_trusted(values[:kernel.n_inputs], None)[0]
+        want = make_kernel(node).run(values[:kernel.n_inputs])[0]
         out = np.full_like(values[0], 7)
         runner(*values[:kernel.n_inputs], out)
         assert np.array_equal(out, want, equal_nan=True) and out.dtype == want.dtype
@@ -235,7 +236,7 @@ def test_compute_into_writes_what_compute_returns(op_type: str, et: Type) -> Non
         assert np.array_equal(inputs[0], want, equal_nan=True)
 
 
-def test_a_kernel_overriding_compute_is_not_bypassed_by_its_base_compute_into() -> None:
+def test_a_kernel_overriding_compute_is_not_bypassed_by_its_base_writer() -> None:
     """A subclass (a derived device's kernel, say) that redefines ``compute`` alone gets the
     copying runner, so the chain still computes what its ``compute`` says."""
     from reference_plugin.ops import make_kernel
@@ -253,22 +254,22 @@ def test_a_kernel_overriding_compute_is_not_bypassed_by_its_base_compute_into() 
     a, b = np.arange(4, dtype=np.float32), np.ones(4, np.float32)
     add = AddTwice(make_kernel(_elementwise_node("Add", Type.f32, [4])).node)
     out = np.empty(4, np.float32)
-    add.float_into_runner()(a, b, out)
+    assert fast.writer_for(add) is None
+    into_runner(add)(a, b, out)  # type: ignore[misc]
     assert np.array_equal(out, a + 2 * b)
     tanh = NotTanh(make_kernel(_elementwise_node("Tanh", Type.f32, [4])).node)
-    tanh.float_into_runner()(a, out)
+    assert fast.writer_for(tanh) is None
+    into_runner(tanh)(a, out)  # type: ignore[misc]
     assert np.array_equal(out, np.sin(a))
 
 
 def test_a_kernel_computing_in_another_dtype_copies_into_the_block() -> None:
     """Mish computes f32 in float64 (``single_precision = False``): its runner cannot write an f32
     block as it goes, so it copies its rounded result, and a chain through it keeps the values."""
-    from reference_plugin.ops import make_kernel
-
-    kernel = make_kernel(ops.mish(ops.parameter([64], Type.f32, "x")))
+    kernel = fast.make_kernel(ops.mish(ops.parameter([64], Type.f32, "x")))
     x = np.linspace(-5, 5, 64, dtype=np.float32)
     out = np.empty_like(x)
-    kernel.float_into_runner()(x, out)
+    into_runner(kernel)(x, out)  # type: ignore[misc]
     assert np.array_equal(out, kernel.run_trusted([x], None)[0])
 
 

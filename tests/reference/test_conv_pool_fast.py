@@ -1,15 +1,17 @@
-"""The fast convolution and max-pool paths of REFERENCE against naive loop implementations.
+"""REFERENCE's convolution and max-pool, formulas and fast routes, against naive loop implementations.
 
-Convolution (``reference_plugin/ops/_common_conv.py``) has two lowerings, the row-batched one and
-im2col; both are forced here (``ROW_MIN_MACS``) over random shapes, strides, pads, dilations,
-auto_pad modes, groups, batches and 1-3 spatial dims, and compared with a loop over output
+Convolution: the formula (``reference_plugin/ops/_common_conv.py``, offset by offset) and the
+conv-lowering route's two lowerings (``reference_plugin/fast/convolution.py``, the row-batched one
+and im2col, forced here with ``ROW_MIN_MACS``) over random shapes, strides, pads, dilations,
+auto_pad modes, groups, batches and 1-3 spatial dims, compared with a loop over output
 positions and kernel offsets in float64 (exact Python-int sums for integers):
 
 * float64 data: within ``K * 2**-52`` of the naive sum, relative to the sum of absolute products;
 * float32 data (sgemm): within ``4 * 2**-23 * sqrt(K)`` (the bound test_kernel_accuracy.py states);
 * int64: exactly.
 
-MaxPool (``op_max_pool.py``, ``WindowSpec.reduce``) must be bit-identical to the plain fold over
+MaxPool (the formula ``op_max_pool.window_max`` and the maxpool-separable route
+``fast/pooling.fold_separably``) must be bit-identical to the plain fold over
 each window in row-major order, ``acc = w[0]; acc = np.maximum(acc, w[i])`` (signed zeros and NaN
 payloads included), and its indices must follow the documented rule: the first real element (in
 window order) equal to the maximum (NaN: the first NaN), padding never winning; a window without
@@ -28,9 +30,11 @@ from ref_kernel_util import run_op
 
 from ovconform import opset as ops
 from ovconform.errors import InferError
-from reference_plugin.ops import _common_conv
+from reference_plugin.fast import convolution as lowering_module
+from reference_plugin.fast.pooling import fold_separably
+from reference_plugin.ops._common_conv import convolve
 from reference_plugin.ops._common_window import WindowSpec
-from reference_plugin.ops.op_max_pool import max_pool
+from reference_plugin.ops.op_max_pool import max_pool_indices, window_max
 
 AUTO_PADS = ["explicit", "explicit", "valid", "same_upper", "same_lower"]
 
@@ -116,11 +120,20 @@ def _conv_cases(count: int) -> Iterator[Any]:
         yield pytest.param(spec, (n, groups * cg, *spatial), (groups, og, cg, *spec.kernel), dtype, id=f"conv{i}")
 
 
-@pytest.fixture(params=["rows", "im2col"])
-def lowering(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Force one lowering of grouped_conv (the row one only applies to float 2-D/3-D cases)."""
-    monkeypatch.setattr(_common_conv, "ROW_MIN_MACS", 0 if request.param == "rows" else 1 << 62)
-    return str(request.param)
+@pytest.fixture(params=["rows", "im2col", "formula"])
+def lowering(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The convolution to test: the formula, or grouped_conv forced to one lowering (the row one
+    only applies to float 2-D/3-D cases)."""
+    if request.param == "formula":
+        return convolve
+    monkeypatch.setattr(lowering_module, "ROW_MIN_MACS", 0 if request.param == "rows" else 1 << 62)
+    return lowering_module.grouped_conv
+
+
+def max_pool(x: np.ndarray, spec: WindowSpec, pad: float | int) -> tuple[np.ndarray, np.ndarray]:
+    """The MaxPool formula's (values, indices)."""
+    values = window_max(x, spec, spec.plan(x.shape[2:]), pad)
+    return values, max_pool_indices(x, spec, pad, values)
 
 
 def _data(rng: np.random.Generator, shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
@@ -131,16 +144,16 @@ def _data(rng: np.random.Generator, shape: tuple[int, ...], dtype: np.dtype) -> 
 
 @pytest.mark.parametrize(("spec", "x_shape", "w_shape", "dtype"), list(_conv_cases(240)))
 def test_grouped_conv_matches_the_naive_loop(spec: WindowSpec, x_shape: tuple[int, ...], w_shape: tuple[int, ...],
-                                             dtype: np.dtype, lowering: str) -> None:
+                                             dtype: np.dtype, lowering: Any) -> None:
     rng = np.random.default_rng(abs(hash((x_shape, w_shape))) % 2**32)
     x, w = _data(rng, x_shape, dtype), _data(rng, w_shape, dtype)
     try:
         want, magnitude = naive_conv(x, w, spec)
     except InferError:  # a kernel larger than the padded input: both must refuse
         with pytest.raises(InferError):
-            _common_conv.grouped_conv(x, w, spec)
+            lowering(x, w, spec)
         return
-    got = _common_conv.grouped_conv(x, w, spec)
+    got = lowering(x, w, spec)
     assert got.shape == want.shape and got.dtype == dtype
     if dtype.kind in "iu":
         assert np.array_equal(got, want.astype(dtype))
@@ -156,28 +169,29 @@ def test_the_row_lowering_is_taken_for_the_anchor_shapes(shape: tuple[int, ...])
     n_sp = len(shape) - 2
     spec = WindowSpec((3,) * n_sp, (1,) * n_sp, (1,) * n_sp, (1,) * n_sp, (1,) * n_sp, "explicit")
     w_shape = (1, 32, shape[1], *spec.kernel)
-    assert _common_conv.use_rows(np.dtype(np.float32), w_shape, spec, spec.plan(shape[2:]))
-    assert not _common_conv.use_rows(np.dtype(np.int64), w_shape, spec, spec.plan(shape[2:]))
+    assert lowering_module.use_rows(np.dtype(np.float32), w_shape, spec, spec.plan(shape[2:]))
+    assert not lowering_module.use_rows(np.dtype(np.int64), w_shape, spec, spec.plan(shape[2:]))
     dilated = WindowSpec(spec.kernel, spec.strides, (2,) * n_sp, spec.pads_begin, spec.pads_end, "explicit")
-    assert not _common_conv.use_rows(np.dtype(np.float32), w_shape, dilated, dilated.plan(shape[2:]))
+    assert not lowering_module.use_rows(np.dtype(np.float32), w_shape, dilated, dilated.plan(shape[2:]))
 
 
 @pytest.mark.parametrize("lowering_name", ["rows", "im2col"])
 def test_both_lowerings_on_a_larger_float32_convolution(lowering_name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_common_conv, "ROW_MIN_MACS", 0 if lowering_name == "rows" else 1 << 62)
+    monkeypatch.setattr(lowering_module, "ROW_MIN_MACS", 0 if lowering_name == "rows" else 1 << 62)
     rng = np.random.default_rng(3)
     spec = WindowSpec((3, 3), (1, 2), (1, 1), (1, 0), (2, 1), "explicit")
     x, w = _data(rng, (2, 6, 20, 23), np.dtype(np.float32)), _data(rng, (2, 5, 3, 3, 3), np.dtype(np.float32))
     want, magnitude = naive_conv(x, w, spec)
-    got = _common_conv.grouped_conv(x, w, spec)
+    got = lowering_module.grouped_conv(x, w, spec)
     assert np.all(np.abs(got - want) <= 4 * 2.0 ** -23 * math.sqrt(27) * magnitude)
 
 
-def test_negative_pads_are_still_refused() -> None:
+@pytest.mark.parametrize("conv", [convolve, lowering_module.grouped_conv], ids=["formula", "lowering"])
+def test_negative_pads_are_still_refused(conv: Any) -> None:
     spec = WindowSpec((3, 3), (1, 1), (1, 1), (-1, 0), (0, 0), "explicit")
     x, w = np.ones((1, 2, 6, 6), np.float32), np.ones((1, 3, 2, 3, 3), np.float32)
     with pytest.raises(ValueError):
-        _common_conv.grouped_conv(x, w, spec)
+        conv(x, w, spec)
 
 
 @pytest.mark.parametrize("type_name", ["f32", "f16", "bf16", "f64", "i32", "u8"])
@@ -258,10 +272,10 @@ def test_max_pool_is_the_plain_fold_and_the_documented_index(spec: WindowSpec, s
             max_pool(x, spec, pad)
         return
     values, index = max_pool(x, spec, pad)
-    folded = spec.reduce(x, spec.plan(shape[2:]), pad, np.maximum)
+    folded = fold_separably(x, spec, spec.plan(shape[2:]), pad)
     assert values.shape == want_values.shape == folded.shape
     assert np.array_equal(_bits(values), _bits(want_values)), "values differ from the plain fold (bits)"
-    assert np.array_equal(_bits(folded), _bits(want_values)), "reduce differs from the plain fold (bits)"
+    assert np.array_equal(_bits(folded), _bits(want_values)), "the separable fold differs from the plain fold (bits)"
     assert np.array_equal(index, want_index)
 
 
@@ -297,7 +311,7 @@ def test_max_pool_op_values_do_not_depend_on_the_indices_output(version: int, in
     """MaxPool-1/8/14 through the op: the values are bit-identical whether or not the indices
     output is read (before, the indices path took np.max over copied windows)."""
     from ovconform.ir import Model, Type
-    from reference_plugin._evaluate import evaluate
+    from reference_plugin.evaluate import evaluate
 
     rng = np.random.default_rng(version)
     x = _pool_data(rng, (2, 3, 9, 8), np.dtype(np.float32))

@@ -35,7 +35,7 @@ from ovconform.ir import Type, constant_value, f32_to_bf16
 from ovconform.opcases import OpCase, all_case_keys
 from ovconform.suites._op_runner import generate_cases
 from ovconform.tolerances import EPSILON, Comparison, Tolerance, compare, reduction_size, resolve_tolerance
-from reference_plugin._evaluate import ModelRunner
+from reference_plugin.evaluate import ModelRunner
 from reference_plugin.ops import registered_ops
 
 ov = pytest.importorskip("openvino", reason="the OpenVINO cross-check needs the openvino package "

@@ -26,7 +26,7 @@ PLUGIN_RO = {"SUPPORTED_PROPERTIES", "AVAILABLE_DEVICES", "FULL_DEVICE_NAME", "D
 PLUGIN_RW = {"DEVICE_ID", "PERF_COUNT", "PERFORMANCE_HINT", "PERFORMANCE_HINT_NUM_REQUESTS",
              "INFERENCE_PRECISION_HINT", "EXECUTION_MODE_HINT", "NUM_STREAMS", "DISABLE_TRANSFORMATIONS",
              "LOG_LEVEL", "EXCLUSIVE_ASYNC_REQUESTS", "INFERENCE_NUM_THREADS", "MODEL_PRIORITY",
-             "REFERENCE_PROCESS_STREAMS"}  # the last: REFERENCE's own (reference_plugin/_process_streams.py)
+             "REFERENCE_PROCESS_STREAMS"}  # the last: REFERENCE's own (reference_plugin/fast/process_streams.py)
 DEFAULTS: dict[str, Any] = {
     "DEVICE_ID": "0", "PERF_COUNT": False, "PERFORMANCE_HINT": "LATENCY", "PERFORMANCE_HINT_NUM_REQUESTS": 0,
     "INFERENCE_PRECISION_HINT": Type.f32, "EXECUTION_MODE_HINT": "ACCURACY", "NUM_STREAMS": 1,
@@ -247,7 +247,7 @@ def test_streams_set_on_the_plugin_are_explicit_too(plugin: ReferencePlugin) -> 
 @pytest.mark.parametrize(("hint", "streams"), [("LATENCY", 1), ("THROUGHPUT", max(1, min(os.cpu_count() or 1, 4)))])
 def test_each_stream_runs_blas_on_its_share_of_the_cores(plugin: ReferencePlugin, hint: str, streams: int) -> None:
     pytest.importorskip("threadpoolctl", reason="BLAS threads are managed through threadpoolctl")
-    from reference_plugin._blas import blas_info, threads_per_stream
+    from reference_plugin.fast.blas import blas_info, threads_per_stream
 
     # streams as threads in this process (the hint alone would run them in worker processes)
     compiled = plugin.compile_model(relu_chain_model(), {"PERFORMANCE_HINT": hint, "REFERENCE_PROCESS_STREAMS": False})

@@ -11,7 +11,7 @@ from ref_kernel_util import const
 from ovconform import opset as ops
 from ovconform.errors import InferError, UnsupportedOpError
 from ovconform.ir import Model, PartialShape, Type, make_node
-from reference_plugin._evaluate import ModelRunner, evaluate
+from reference_plugin.evaluate import ModelRunner, evaluate
 
 F32 = np.float32
 

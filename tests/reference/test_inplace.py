@@ -1,4 +1,4 @@
-"""In-place steps (reference_plugin/_inplace.py): which steps run in their input's buffer, that
+"""In-place steps (reference_plugin/fast/inplace.py): which steps run in their input's buffer, that
 the values are the same bits, and that no buffer someone else holds is ever written."""
 
 from __future__ import annotations
@@ -87,9 +87,9 @@ def test_a_kernel_wrapped_after_compiling_runs_as_itself() -> None:
     assert np.allclose(got, np.maximum(np.tanh(0) + 0.5 + 1, 0) + 0.5)
 
 
-def test_every_kernel_with_its_own_compute_into_runs_in_place_with_the_same_values() -> None:
-    """In place means the kernel's own ``compute_into`` (the writer chains use too): a Tanh or an
-    Exp on a fresh single-reader value writes into it; Sqrt (no ``compute_into``) does not."""
+def test_every_kernel_with_a_writer_route_runs_in_place_with_the_same_values() -> None:
+    """In place means the kernel's writer route (the writer chains use too): a Tanh or an Exp on
+    a fresh single-reader value writes into it; Sqrt (no writer) does not."""
     x = ops.parameter([4, 8], Type.f32, "x")
     w = ops.constant(np.random.default_rng(2).standard_normal((8, 8)).astype(np.float32), name="w")
     root = ops.sqrt(ops.tanh(ops.matmul(x, w, False, False, name="mm1"), name="tanh"), name="sqrt")

@@ -1,9 +1,10 @@
 """Accuracy of the float32 Softmax and MVN kernels, stated and measured.
 
-REFERENCE's f32 Softmax and MVN (over trailing axes) take faster routes than the plain float64
-formulas (see the docstrings of reference_plugin/ops/op_softmax.py and op_mvn.py). Each is checked
-here against the textbook formula computed in float64 and rounded once to f32, written out in
-this file (:func:`_softmax64`, :func:`_mvn64`), on random and adversarial inputs:
+REFERENCE's programs compute f32 Softmax and MVN (over trailing axes) by faster routes than the
+plain float64 formulas (reference_plugin/fast/softmax.py and fast/mvn.py). Each is checked here,
+as the device runs it (:func:`ref_kernel_util.run_device`), against the textbook formula
+computed in float64 and rounded once to f32, written out in this file (:func:`_softmax64`,
+:func:`_mvn64`), on random and adversarial inputs:
 
 * Softmax: within :data:`SOFTMAX_ULP` ulp on logits of every scale (normal, ±20, ±1e4, 1e5 offset,
   1e-30), rows of equal values, ``-inf`` / -1e30 / -3.4e38 masks, rows far apart from each other
@@ -27,25 +28,22 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from ref_kernel_util import run_device
 
 from ovconform import Model
 from ovconform import opset as ops
 from ovconform.ir import Type
 from ovconform.tolerances import ulp_distance
-from reference_plugin._evaluate import evaluate
-from reference_plugin.ops import op_softmax
-from reference_plugin.ops.op_mvn import mvn_rows_f32
-from reference_plugin.ops.op_softmax import softmax_f32
-
-SOFTMAX_ULP = 1
-MVN_ULP = 1
-MVN_ABS = 2.0 ** -32
+from reference_plugin.evaluate import evaluate
+from reference_plugin.fast import softmax as fast_softmax
+from reference_plugin.fast.mvn import MVN_ABS, MVN_ULP, mvn_rows_f32
+from reference_plugin.fast.softmax import SOFTMAX_ULP, softmax_f32
 
 
 @pytest.fixture(autouse=True)
 def _f32_route_for_every_size(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Small tensors take the float64 route in production; here every size takes the f32 one."""
-    monkeypatch.setattr(op_softmax, "_FAST_MIN", 0)
+    """Small tensors take the formula in production; here every size takes the f32 route."""
+    monkeypatch.setattr(fast_softmax, "FAST_MIN", 0)
 
 
 def _softmax64(x: np.ndarray, axis: int) -> np.ndarray:
@@ -65,6 +63,14 @@ def _mvn64(x: np.ndarray, axes: tuple[int, ...], normalize: bool, eps: float, in
 
 
 def _run(make, x: np.ndarray, t: Type = Type.f32) -> np.ndarray:
+    """The device's result (the fast routes)."""
+    p = ops.parameter(list(x.shape), t, "x")
+    (y,) = run_device(Model([make(p)], [p]), [x])
+    return y
+
+
+def _formula(make, x: np.ndarray, t: Type = Type.f32) -> np.ndarray:
+    """The formula's result (the plain interpreter): the textbook float64 one rounded once."""
     p = ops.parameter(list(x.shape), t, "x")
     (y,) = evaluate(Model([make(p)], [p]), [x])
     return y
@@ -118,6 +124,7 @@ def test_softmax_f32_within_the_stated_ulp(case: str, axis: int) -> None:
     x = SOFTMAX_CASES[case](np.random.default_rng(7))
     got = _run(lambda p: ops.softmax(p, axis), x)
     _assert_ulp(got, _softmax64(x, axis), SOFTMAX_ULP, f"Softmax {case} axis {axis}")
+    _assert_ulp(_formula(lambda p: ops.softmax(p, axis), x), _softmax64(x, axis), 0, f"formula {case} axis {axis}")
 
 
 @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
@@ -202,6 +209,8 @@ def test_mvn6_f32_within_the_stated_bound(case: str, normalize: bool, eps: float
     for axes in sorted({(x.ndim - 1,), tuple(range(1, x.ndim))}):
         got = _run(lambda p, axes=axes: ops.mvn(p, list(axes), normalize, eps, mode), x)
         _assert_mvn(got, _mvn64(x, axes, normalize, eps, inside), axes, f"MVN-6 {case} axes {axes}")
+        formula = _formula(lambda p, axes=axes: ops.mvn(p, list(axes), normalize, eps, mode), x)
+        _assert_mvn(formula, _mvn64(x, axes, normalize, eps, inside), axes, f"MVN-6 formula {case} axes {axes}")
 
 
 def test_mvn6_f32_constant_rows_are_zero_and_nan_with_eps_0() -> None:
@@ -247,7 +256,7 @@ def test_mvn_other_types_are_unchanged(t: Type) -> None:
 
 
 def test_split_over_threads_gives_the_same_values() -> None:
-    from reference_plugin import _parallel
+    from reference_plugin.fast import parallel as _parallel
 
     rng = np.random.default_rng(9)
     x = (rng.standard_normal((1200, 256)) * 4).astype(np.float32)  # 2 x 153K elements: split in two

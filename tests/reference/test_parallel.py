@@ -1,4 +1,4 @@
-"""reference_plugin/_parallel.py: groups in order, errors raised after every group ended, the
+"""reference_plugin/fast/parallel.py: groups in order, errors raised after every group ended, the
 thread count scoped to one run, numpy's error state quiet on the pool's threads."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from reference_plugin import _parallel as parallel
+from reference_plugin.fast import parallel
 
 
 def test_groups_are_contiguous_in_order_and_run_on_several_threads() -> None:

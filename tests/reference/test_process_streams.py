@@ -1,4 +1,4 @@
-"""REFERENCE_PROCESS_STREAMS (reference_plugin/_process_streams.py): streams in worker processes
+"""REFERENCE_PROCESS_STREAMS (reference_plugin/fast/process_streams.py): streams in worker processes
 compute what the in-process program computes, with callbacks, counters, state and cancel, survive a
 dead worker, carry no pickle and end with their compiled model."""
 
@@ -21,7 +21,7 @@ from ovconform import opset as ops
 from ovconform import properties as P
 from ovconform.errors import CancelledError, InferError
 from ovconform.ir import Type
-from reference_plugin._process_streams import decode, encode
+from reference_plugin.fast.process_streams import decode, encode
 from reference_plugin.properties import PROCESS_STREAMS
 
 pytestmark = pytest.mark.timeout(300)

@@ -12,7 +12,7 @@ import pytest
 
 from ovconform import serialize
 from ovconform.suites._zoo import ZooModel, builtin
-from reference_plugin._evaluate import ModelRunner
+from reference_plugin.evaluate import ModelRunner
 
 ov = pytest.importorskip("openvino", reason="comparing with OpenVINO CPU needs the openvino package")
 pytestmark = pytest.mark.openvino

@@ -1,6 +1,6 @@
 """Intra-op threads: one inference's large elementwise work split over the stream's cores.
 
-A stream gets ``cores // streams`` cores (:mod:`reference_plugin._blas`): BLAS uses them inside a
+A stream gets ``cores // streams`` cores (:mod:`.blas`): BLAS uses them inside a
 matmul, and the block-wise elementwise code (chains, chunked unary kernels) uses them through
 :func:`map_shared` (threads take blocks from one shared counter) or :func:`map_parts`
 (contiguous groups of blocks), on the calling thread and on
@@ -48,7 +48,7 @@ def _l2_bytes() -> int:
 
 #: Bytes of one block of block-wise elementwise work: a quarter of the L2 cache (a formula's
 #: few temporaries stay in it), between 128 KiB and 1 MiB. Chains, whose members work in place
-#: on one block, take twice this (reference_plugin/_chains.py). Small blocks lose on two threads:
+#: on one block, take twice this (:mod:`.chains`). Small blocks lose on two threads:
 #: each numpy call hands the GIL over, and a hand-over costs tens of microseconds.
 BLOCK_BYTES = min(1 << 20, max(128 << 10, _l2_bytes() // 4))
 #: Fewest elements per thread worth splitting one kernel's work for (chunked unary kernels,

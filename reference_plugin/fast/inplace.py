@@ -3,10 +3,10 @@
 A bias Add after a Convolution, the Relu after it, a residual Add: each would allocate a fresh
 output (and touch new pages) only to drop its input right after. When the input is a float
 value that only this node reads, produced fresh by a kernel known to return new arrays, and the
-node's kernel writes its result through its own ``compute_into`` (the kernels' float runners,
-as chains use them), the program has it write into that input instead: the same computation,
-so the same bits (cnn anchor: its bias Adds and Relus 0.25 -> 0.1 ms). A Result whose value is
-such a fresh single-reader value hands it over instead of copying it.
+node's kernel has a writer route (:mod:`.elementwise`, as chains use them), the program has it
+write into that input instead: the same computation, so the same bits (the cnn anchor's bias
+Adds and Relus run this way). A Result whose value is such a fresh single-reader value hands it
+over instead of copying it.
 
 Planned at compile time (:func:`plan_inplace`), checked again at every run
 (:meth:`InPlace.run`): the buffer must be writable, C-contiguous and of the planned dtype and
@@ -22,7 +22,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ovconform.ir import Type
-from reference_plugin._chains import Chain, static_shape
+from reference_plugin.fast import writer_for
+from reference_plugin.fast.chains import Chain, static_shape
+from reference_plugin.fast.elementwise import into_runner
 
 if TYPE_CHECKING:
     from reference_plugin.compiled_model import Step
@@ -36,15 +38,14 @@ _TYPES = (Type.f32, Type.f64)
 
 
 def _writer(kernel: Any) -> Any:
-    """``kernel.compute_into`` when it is what the kernel's float runner writes with (its class
-    defines it next to ``compute`` and it computes in its own dtype), else None."""
-    runner = getattr(kernel, "float_into_runner", None)
-    into = runner() if runner is not None else None
-    return into if into is not None and into == getattr(kernel, "compute_into", None) else None
+    """The kernel's writer route when it is what the kernel's float runner writes with (it has
+    one and computes in its own dtype), else None."""
+    into = into_runner(kernel)
+    return into if into is not None and into is writer_for(kernel) else None
 
 
 class InPlace:
-    """How one step runs in place: the kernel's ``compute_into`` (None for a Result, which hands
+    """How one step runs in place: the kernel's writer route (None for a Result, which hands
     the value over), which input's buffer it writes, the entry that produces that buffer (a step
     or a chain) with its planned kernel, and the buffer's planned dtype and shape."""
 

@@ -3,7 +3,7 @@
 Threads cannot run REFERENCE's kernels in parallel: every numpy call gives up and takes back the
 GIL, and a run makes hundreds of short calls, so two threads running the cnn anchor give 1.2x one
 thread, while two processes give 1.96x. With this property on, a compiled model starts
-NUM_STREAMS worker processes (``python -m reference_plugin._process_streams``), each with its
+NUM_STREAMS worker processes (``python -m reference_plugin.fast.process_streams``), each with its
 own :class:`~reference_plugin.compiled_model.Program` built from the compiled model's IR and BLAS
 pinned to cores // streams threads. A run borrows an idle worker, sends it the inputs and the
 variable state and takes back the outputs, the variable writes and, when profiling, the timings.
@@ -93,12 +93,12 @@ def _receive(stream: Any) -> bytes:
     return data
 
 
-# -- the worker side (``python -m reference_plugin._process_streams BLAS_THREADS``) ---------------
+# -- the worker side (``python -m reference_plugin.fast.process_streams BLAS_THREADS``) -----------
 def _serve(inbox: Any, outbox: Any, blas_threads: int) -> None:
     """A worker's life: build the Program from the IR it is sent, then run requests until EOF."""
     import ovconform
-    from reference_plugin._blas import set_blas_threads
     from reference_plugin.compiled_model import Program
+    from reference_plugin.fast.blas import set_blas_threads
 
     try:
         header, (xml, weights) = decode(_receive(inbox))
@@ -133,8 +133,9 @@ def _main() -> None:
 # -- the parent side ------------------------------------------------------------------------------
 class _Worker:
     def __init__(self, ir: bytes, blas_threads: int) -> None:
-        self.process = subprocess.Popen([sys.executable, "-m", "reference_plugin._process_streams", str(blas_threads)],
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "reference_plugin.fast.process_streams", str(blas_threads)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         _send(self.process.stdin, ir)
 
     def close(self) -> None:

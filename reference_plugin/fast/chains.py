@@ -6,7 +6,8 @@ Tanh → Add(bias) → Relu, say. :class:`Program <reference_plugin.compiled_mod
 chain as one entry of its schedule: for each block of about :data:`BLOCK` elements (a slice of
 the leading axes, so blocks stay in the input's layout) the first member writes the chain
 output's block from the input's block and every next member rewrites that block in place
-(``compute_into``; a kernel without it computes the block and copies it in), so the
+(the kernel's writer route, :mod:`.elementwise`; a kernel without one computes the block and
+copies it in), so the
 intermediate values never leave the cache and no array is made per member. Elementwise kernels
 compute each element from the same elements of their inputs, so the values are the ones the
 unchained run gives (tests/reference/test_chains.py checks it bit for bit).
@@ -28,7 +29,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ovconform.ir import Node, Type
-from reference_plugin._parallel import BLOCK_BYTES, map_shared
+from reference_plugin.fast.elementwise import into_runner
+from reference_plugin.fast.parallel import BLOCK_BYTES, map_shared
 from reference_plugin.ops import RunContext
 from reference_plugin.ops._common_binary import BinaryOp
 from reference_plugin.ops._common_unary import UnaryOp
@@ -38,13 +40,12 @@ if TYPE_CHECKING:
 
 __all__ = ["BLOCK", "MIN_ELEMENTS", "Chain", "find_chains"]
 
-#: Target elements per block: twice :data:`reference_plugin._parallel.BLOCK_BYTES` of float32
-#: (half the L2 cache). Members run in place, so a block is the one array in cache while they
-#: run: eltwise anchor's chain on two threads, interleaved, in blocks of 64K / 128K / 256K / 512K
-#: elements: 4.7-5.0 / 3.6-3.8 / 3.3-3.6 / 3.8-4.1 ms.
+#: Target elements per block: twice :data:`.parallel.BLOCK_BYTES` of float32 (half the L2
+#: cache). Members run in place, so a block is the one array in cache while they run (the
+#: eltwise anchor's chain was fastest at this size among 64K..512K elements).
 BLOCK = BLOCK_BYTES // 2
 #: Chains are formed for values of at least this many elements (1 MiB of float32): smaller ones
-#: stay in cache anyway, and blocking them only adds calls (cnn's bias+Relu pairs: 7 % slower).
+#: stay in cache anyway, and blocking them only adds calls (cnn's bias+Relu pairs ran slower).
 MIN_ELEMENTS = 1 << 18
 _TYPES = (Type.f32, Type.f64)
 
@@ -53,17 +54,15 @@ class _Link:
     """One member: its step index, kernel, and where its chain input goes among its inputs
     (with a constant, the constant's part for each of the chain's blocks, sliced once).
 
-    A kernel that offers a ``float_into_runner`` runs through it: the chain has planned the
-    types and shapes, so the per-call conversions and checks of ``run_trusted`` are skipped
-    (the same computation; on two intra-op threads that Python work held the GIL: eltwise chain
-    5.7 -> 4.4 ms)."""
+    A kernel with an :func:`~.elementwise.into_runner` runs through it: the chain has planned
+    the types and shapes, so the per-call conversions and checks of ``run_trusted`` are skipped
+    (the same computation; on two intra-op threads that Python work would hold the GIL)."""
 
     __slots__ = ("constant", "index", "into", "kernel", "parts", "position")
 
     def __init__(self, index: int, step: Step, position: int, constant: np.ndarray | None) -> None:
         self.index, self.kernel, self.position, self.constant = index, step.kernel, position, constant
-        runner = getattr(step.kernel, "float_into_runner", None)
-        self.into: Callable[..., None] | None = runner() if runner is not None else None
+        self.into: Callable[..., None] | None = into_runner(step.kernel)
         self.parts: list[np.ndarray] = []
 
     def plan(self, blocks: Sequence[tuple[slice, ...]]) -> None:

@@ -1,0 +1,216 @@
+"""conv-lowering: grouped N-d float convolution on BLAS, by one of two lowerings of the input.
+
+The formula (:mod:`reference_plugin.ops._common_conv`) adds, kernel offset by kernel offset, the
+product of that offset's filter taps with the input samples it reads: one small BLAS call per
+offset. This route lowers the input so that few, large BLAS calls do the whole sum:
+
+**Row-batched (MEC-style) lowering**, for float data with 2 or 3 spatial dims and no dilation
+on the first one: every kernel offset over the *other* spatial axes (``kR`` of them) is copied
+once into ``low`` ``(N, G, rows, kR, Cg, *out_rest)``, a row of the padded input per first-axis
+position. The columns of output row ``o`` are then the ``k1`` consecutive rows ``o*s1 ..
+o*s1 + k1 - 1`` of ``low``: a strided view (no copy), and one batched matmul
+``(Og, k1*kR*Cg) @ (k1*kR*Cg, out_rest)`` per row writes straight into the ``(N, G*Og, *out)``
+result. The copy is ``k1`` times smaller than im2col's (3x for a 3x3 kernel), and so is what
+the GEMM packs, and each GEMM works on cache-resident operands.
+
+**im2col**, for everything else (1-D, a dilated first axis, integers, small per-row products):
+the columns ``(G, Cg*k, N*out)`` (``k`` the kernel's taps, row ``c*k + tap``) are filled tap by
+tap, each one strided copy, then one batched matmul ``(G, Og, Cg*k) @ (G, Cg*k, N*out)``.
+
+Both copy from ``x`` itself: for each tap the output positions that read inside the input form a
+box, copied in one go, and the strips that read padding are zeroed (no padded copy of the input).
+
+Bound: each output is one BLAS dot product over ``K = Cg * prod(kernel)`` terms (sgemm for
+f32/f16/bf16, dgemm for f64), the terms in (kernel row, kernel rest, channel) order for the row
+lowering and (channel, tap) order for im2col; with the formula's own rounding, within
+``8*e*sqrt(K)`` of it relative to the sum of absolute products (each within ``4*e*sqrt(K)`` of
+the exact sum; tests/reference/test_conv_pool_fast.py). Integers use im2col and numpy's exact
+int64 matmul loop: bit for bit. Applies to Convolution-1 and GroupConvolution-1.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import threading
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from ovconform.errors import InferError
+from reference_plugin.fast import accumulation, kernel_route
+from reference_plugin.ops._common_window import Plan, WindowSpec
+from reference_plugin.ops.op_convolution import Convolution
+from reference_plugin.ops.op_group_convolution import GroupConvolution
+
+#: One tap's copy over some spatial axes: (output box, input box), and the strips of the output
+#: that read padding (to be zeroed). A ``None`` box: that tap reads only padding.
+TapCopy = tuple[tuple[slice, ...] | None, tuple[slice, ...] | None, tuple[tuple[slice, ...], ...]]
+
+#: Scratch buffers (the lowered input) kept per thread, most recent last: how many, and the
+#: largest kept. A fresh array of this size costs page faults on the main thread's heap each
+#: call (glibc returns the freed top of the heap to the system).
+_SCRATCH_KEEP = 4
+_SCRATCH_MAX_BYTES = 64 << 20
+_scratch_local = threading.local()
+
+#: The row lowering pays one BLAS call per output row: it is used when each call multiplies at
+#: least this many terms (``Og * K * out_rest``), so depthwise and tiny convolutions keep im2col.
+ROW_MIN_MACS = 8192
+
+
+def grouped_conv(x: np.ndarray, w: np.ndarray, spec: WindowSpec) -> np.ndarray:
+    """Convolve ``x`` ``(N, G*Cg, *spatial)`` with ``w`` ``(G, Og, Cg, *kernel)`` → ``(N, G*Og, *out)``.
+
+    Both arrays are already in the accumulation dtype; padding is zeros.
+    """
+    n_batch, channels = x.shape[:2]
+    groups, og, cg = w.shape[:3]
+    if channels != groups * cg:
+        raise InferError(f"data shape {list(x.shape)} has {channels} channels; the filters "
+                         f"{list(w.shape)} need {groups} group(s) x {cg} = {groups * cg}.")
+    plan = spec.plan(x.shape[2:])
+    if any(p < 0 for p in (*plan.pads_begin, *plan.extra_end)):
+        spec.padded(x, plan, 0)  # raises, naming the negative pad
+    if use_rows(x.dtype, w.shape, spec, plan):
+        return _conv_rows(x, w, spec, plan)
+    return _conv_im2col(x, w, spec, plan)
+
+
+def use_rows(dtype: np.dtype, w_shape: tuple[int, ...], spec: WindowSpec, plan: Plan) -> bool:
+    """Whether :func:`grouped_conv` takes the row lowering (see the module docstring)."""
+    og, cg, kernel = w_shape[1], w_shape[2], spec.kernel
+    return (np.dtype(dtype).kind == "f" and len(kernel) in (2, 3) and spec.dilations[0] == 1
+            and math.prod(kernel) > 1
+            and og * cg * math.prod(kernel) * math.prod(plan.out[1:]) >= ROW_MIN_MACS)
+
+
+def _conv_im2col(x: np.ndarray, w: np.ndarray, spec: WindowSpec, plan: Plan) -> np.ndarray:
+    n_batch, channels = x.shape[:2]
+    groups, og, cg = w.shape[:3]
+    n_sp = len(spec.kernel)
+    copies = _tap_copies(spec, plan, tuple(x.shape[2:]), tuple(range(n_sp)))
+    k, out_shape = len(copies), plan.out
+    cols = _scratch((channels, k, n_batch, *out_shape), x.dtype)  # rows (c, tap), columns (n, *out)
+    if n_batch == 1:  # the common case, unit axes dropped (the copy loops run faster)
+        batch: tuple[slice, ...] = ()
+        src, dst = x[0], cols[:, :, 0]
+    else:  # (C, N, *spatial) and (C, k, N, *out) views
+        src, dst, batch = np.moveaxis(x, 0, 1), cols, (slice(None),)
+    for tap, (out_box, in_box, strips) in enumerate(copies):
+        target = dst[:, tap]  # (C, [N,] *out)
+        if out_box is None or in_box is None:
+            target[...] = 0
+            continue
+        target[(slice(None), *batch, *out_box)] = src[(slice(None), *batch, *in_box)]
+        for strip in strips:
+            target[(slice(None), *batch, *strip)] = 0
+    out = np.matmul(w.reshape(groups, og, cg * k), cols.reshape(groups, cg * k, n_batch * math.prod(out_shape)))
+    out = out.reshape(groups, og, n_batch, *out_shape)  # (G, Og, N, *out): NC* order already when N == 1
+    return np.moveaxis(out, 2, 0).reshape(n_batch, groups * og, *out_shape)
+
+
+def _conv_rows(x: np.ndarray, w: np.ndarray, spec: WindowSpec, plan: Plan) -> np.ndarray:
+    n_batch, channels, size1, *rest_sp = x.shape
+    groups, og, cg = w.shape[:3]
+    k1, s1, pb1 = spec.kernel[0], spec.strides[0], plan.pads_begin[0]
+    out1, rest_out = plan.out[0], plan.out[1:]
+    n_rest = len(rest_out)
+    copies = _tap_copies(spec, plan, tuple(x.shape[2:]), tuple(range(1, 1 + n_rest)))
+    k_rest, size_rest = len(copies), math.prod(rest_out)
+    rows = (out1 - 1) * s1 + k1  # rows of the padded input any window reaches
+    lo, hi = min(rows, max(0, pb1)), max(0, min(rows, pb1 + size1))  # rows inside the input
+    hi = max(lo, hi)
+    low = _scratch((n_batch, groups, rows, k_rest, cg, *rest_out), x.dtype)
+    low[:, :, :lo] = 0
+    low[:, :, hi:] = 0
+    if hi > lo:
+        # (N, G, rows, Cg, *rest) view of the input rows lo..hi
+        src = x.reshape(n_batch, groups, cg, size1, *rest_sp)[:, :, :, lo - pb1:hi - pb1].transpose(
+            0, 1, 3, 2, *range(4, 4 + n_rest))
+        inner = (slice(None),) * 4  # N, G, rows, Cg
+        for tap, (out_box, in_box, strips) in enumerate(copies):
+            target = low[:, :, lo:hi, tap]
+            if out_box is None or in_box is None:
+                target[...] = 0
+                continue
+            target[(*inner, *out_box)] = src[(*inner, *in_box)]
+            for strip in strips:
+                target[(*inner, *strip)] = 0
+    k_all = k1 * k_rest * cg
+    item = low.itemsize
+    # columns of output row o: rows o*s1 .. o*s1 + k1 - 1 of low, i.e. K = (k1, k_rest, Cg) rows of size_rest
+    cols = as_strided(low, shape=(n_batch, groups, out1, k_all, size_rest),
+                      strides=(low.strides[0], low.strides[1], s1 * k_rest * cg * size_rest * item,
+                               size_rest * item, item), writeable=False)
+    filters = w.transpose(0, 1, *range(3, w.ndim), 2).reshape(groups, og, k_all)[None, :, None]  # K: (k1, k_rest, Cg)
+    out = np.empty((n_batch, groups, og, out1, size_rest), np.result_type(x.dtype, w.dtype))
+    np.matmul(filters, cols, out=out.transpose(0, 1, 3, 2, 4))  # one (Og, K) @ (K, out_rest) per row
+    return out.reshape(n_batch, groups * og, *plan.out)
+
+
+def _scratch(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
+    """An uninitialised array of ``shape`` and ``dtype`` owned by this thread, reused by later
+    calls with the same shape (the callers overwrite every element and never return it)."""
+    if math.prod(shape) * np.dtype(dtype).itemsize > _SCRATCH_MAX_BYTES:
+        return np.empty(shape, dtype)
+    cache: dict[tuple[tuple[int, ...], np.dtype], np.ndarray] = _scratch_local.__dict__.setdefault("arrays", {})
+    key = (shape, np.dtype(dtype))
+    arr = cache.pop(key, None)
+    if arr is None:
+        arr = np.empty(shape, dtype)
+        while len(cache) >= _SCRATCH_KEEP:
+            cache.pop(next(iter(cache)))
+    cache[key] = arr  # most recently used last
+    return arr
+
+
+@functools.lru_cache(maxsize=512)
+def _tap_copies(spec: WindowSpec, plan: Plan, spatial: tuple[int, ...], axes: tuple[int, ...]) -> tuple[TapCopy, ...]:
+    """Per kernel offset over the spatial ``axes`` (row-major): which output positions read inside
+    the input and from where. On axis ``i`` output ``o`` reads input ``o*s + j*d - pads_begin``
+    for kernel offset ``j``; the boxes and strips cover the ``axes`` only."""
+    per_axis = [_axis_reads(spatial[a], plan.out[a], spec.kernel[a], spec.strides[a], spec.dilations[a],
+                            plan.pads_begin[a]) for a in axes]
+    copies: list[TapCopy] = []
+    for offsets in np.ndindex(*(spec.kernel[a] for a in axes)):
+        reads = [per_axis[i][j] for i, j in enumerate(offsets)]
+        if any(r is None for r in reads):
+            copies.append((None, None, ()))
+            continue
+        out_box, in_box, strips = [], [], []
+        for i, (lo, hi, src) in enumerate(r for r in reads if r is not None):
+            out_box.append(slice(lo, hi))
+            in_box.append(src)
+            full = [slice(None)] * len(axes)
+            if lo > 0:
+                strips.append(tuple(full[:i] + [slice(0, lo)] + full[i + 1:]))
+            if hi < plan.out[axes[i]]:
+                strips.append(tuple(full[:i] + [slice(hi, plan.out[axes[i]])] + full[i + 1:]))
+        copies.append((tuple(out_box), tuple(in_box), tuple(strips)))
+    return tuple(copies)
+
+
+def _axis_reads(size: int, out: int, k: int, s: int, d: int, pb: int) -> list[tuple[int, int, slice] | None]:
+    """Per kernel offset ``j`` of one axis: the outputs ``lo..hi`` that read inside the input and
+    the input slice they read, or None when every output reads padding."""
+    reads: list[tuple[int, int, slice] | None] = []
+    for j in range(k):
+        shift = j * d - pb  # the input coordinate output 0 reads
+        lo = min(out, -(shift // s) if shift < 0 else 0)
+        hi = max(lo, min(out, -(-(size - shift) // s)))
+        if hi == lo:
+            reads.append(None)
+        else:
+            start = lo * s + shift
+            reads.append((lo, hi, slice(start, start + (hi - lo - 1) * s + 1, s)))
+    return reads
+
+
+@kernel_route("conv-lowering", (Convolution, GroupConvolution),
+              accumulation(8, "integers: bit for bit"), "every Convolution and GroupConvolution")
+class LoweredConvolution(Convolution):
+    """Convolution computing its sum with :func:`grouped_conv`."""
+
+    def convolve(self, x: np.ndarray, filters: np.ndarray, spec: WindowSpec) -> np.ndarray:
+        return grouped_conv(x, filters, spec)
