@@ -15,7 +15,7 @@ from ovconform import Dimension, Model, PartialShape, Type
 from ovconform import opset as ops
 from ovconform.errors import ValidationError
 from ovconform.ir import Node, make_node
-from ovconform.opset._state import VariableInfo, check_variables, variable_infos
+from ovconform.opset._infrastructure import VariableInfo, check_variables, variable_infos
 
 P = ops.parameter
 FAST = settings(max_examples=60, database=None, deadline=None, suppress_health_check=list(HealthCheck))

@@ -17,7 +17,7 @@ from ovconform import opset
 from ovconform.errors import InferError, ValidationError
 from ovconform.ir import Model, Node, Type, get_opdef
 from ovconform.opcases import OpCase, all_case_keys, case_strategy
-from ovconform.opset._detect_prior import number_of_priors
+from ovconform.opset._detection._prior import number_of_priors
 from reference_plugin._evaluate import evaluate
 
 P = opset.parameter

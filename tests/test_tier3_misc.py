@@ -19,7 +19,7 @@ from ovconform import opset
 from ovconform.errors import InferError, ValidationError
 from ovconform.ir import Model, Node, Type, as_type, get_opdef
 from ovconform.opcases import all_case_keys, case_strategy
-from ovconform.opset._misc import promote_types
+from ovconform.opset._type import promote_types
 from reference_plugin._evaluate import evaluate
 
 P = opset.parameter

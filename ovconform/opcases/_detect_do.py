@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from ovconform import opset
 from ovconform.opcases import OpCase, register_case
 from ovconform.opcases._draw import FLOATS, CaseBuilder, Draw, draw_seed
-from ovconform.opset._detect_do import CODE_TYPES
+from ovconform.opset._detection._output import CODE_TYPES
 
 
 def _priors(b: CaseBuilder, n_priors: int, normalized: bool, encoded: bool) -> np.ndarray:

@@ -24,7 +24,7 @@ from ovconform import opset
 from ovconform.ir import Type
 from ovconform.opcases import OpCase, register_case
 from ovconform.opcases._draw import FLOATS, CaseBuilder, Draw, draw_seed
-from ovconform.opset._detect_nms import VERSIONS
+from ovconform.opset._sort import VERSIONS
 
 
 def _boxes(b: CaseBuilder, shape: tuple[int, int], center: bool) -> np.ndarray:

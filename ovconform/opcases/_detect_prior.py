@@ -29,7 +29,7 @@ from ovconform import opset
 from ovconform.ir import Type
 from ovconform.opcases import OpCase, register_case
 from ovconform.opcases._draw import CaseBuilder, Draw, draw_seed
-from ovconform.opset._detect_prior import number_of_priors
+from ovconform.opset._detection._prior import number_of_priors
 
 SIZE_TYPES = (Type.i32, Type.i64)
 RATIOS = (0.5, 1.0, 1.5, 2.0, 3.0)

@@ -22,7 +22,7 @@ from ovconform import opset
 from ovconform.ir import Type
 from ovconform.opcases import OpCase, register_case
 from ovconform.opcases._draw import FLOATS, CaseBuilder, Draw, draw_seed
-from ovconform.opset._detect_roi import ALIGNED_MODES
+from ovconform.opset._detection._roi import ALIGNED_MODES
 
 SCALES = (0.5, 1.0, 2.0)
 

@@ -49,7 +49,7 @@ from ovconform.errors import ValidationError
 from ovconform.ir import Node, Type
 from ovconform.opcases import OpCase, register_case
 from ovconform.opcases._draw import FLOATS, CaseBuilder, Draw, draw_seed
-from ovconform.opset._misc import promote_types
+from ovconform.opset._type import promote_types
 
 # -- ConvertPromoteTypes-14 ----------------------------------------------------------------------------------
 

@@ -17,8 +17,7 @@ from hypothesis import strategies as st
 
 from ovconform.ir import Dimension, Model, Node, Output, Type, make_node
 from ovconform.opcases import OpCase, register_case
-from ovconform.opset import constant, parameter, result
-from ovconform.opset._movement import concat, split, transpose, variadic_split
+from ovconform.opset import concat, constant, parameter, result, split, transpose, variadic_split
 
 Draw = Callable[[st.SearchStrategy[Any]], Any]
 

@@ -27,7 +27,7 @@ from ovconform import opset
 from ovconform.ir import Node, Type
 from ovconform.opcases import OpCase, register_case
 from ovconform.opcases._draw import FLOATS, CaseBuilder, Draw, draw_seed
-from ovconform.opset._recurrent import ACTIVATION_NAMES, DEFAULT_ACTIVATIONS, DIRECTIONS, GATES
+from ovconform.opset._sequence import ACTIVATION_NAMES, DEFAULT_ACTIVATIONS, DIRECTIONS, GATES
 
 NOTE = " ".join(__doc__.split("\n\n")[1:3])
 

@@ -24,7 +24,7 @@ from ovconform import opset
 from ovconform.ir import Type
 from ovconform.opcases import OpCase, register_case
 from ovconform.opcases._draw import FLOATS, CaseBuilder, Draw, Gen1, draw_seed, draw_shape, unary_case
-from ovconform.opset._trig import ROUND_MODES, UNARY_VERSIONS
+from ovconform.opset._arithmetic import ROUND_MODES, UNARY_VERSIONS
 
 SIGNED = (Type.i32, Type.i64, Type.i8)
 _FLOAT_NOTE = "floating-point inputs only: OpenVINO CPU rounds integer results where the spec is silent."

@@ -2,56 +2,71 @@
 
 Each builder checks its arguments and infers output types and shapes; a bad construction raises
 :class:`ovconform.errors.ValidationError` naming the op type, the node and what was wrong.
-Each family module lists its builders in ``__all__``; this package re-exports them all.
+
+The builders live in one module per op family, named after the folders of OpenVINO's operation
+specification (activation, arithmetic, ... type; :data:`ovconform.ir.op_families.OP_FAMILIES` says
+which op is in which), with a leading underscore: ``ovconform.opset.convolution`` is the
+Convolution builder, as in ``openvino.opset16``, not a module. Each family module lists its
+builders in ``__all__``; this package re-exports them all. Shared helpers: :mod:`._helpers`
+(input coercion, broadcasting, elementwise builder factories), :mod:`._inputs` (checks on inputs
+and their build-time values), :mod:`._window` (sliding windows), :mod:`._einsum_eq` (Einsum
+equations).
 """
 
 from __future__ import annotations
 
 from ovconform.opset import (
     _activation,
-    _advanced,
+    _arithmetic,
     _bitwise,
-    _conv,
-    _core,
-    _detect,
-    _elementwise,
-    _index,
-    _layout,
-    _linear,
-    _misc,
+    _comparison,
+    _condition,
+    _convolution,
+    _detection,
+    _generation,
+    _image,
+    _infrastructure,
+    _logical,
+    _matrix,
     _movement,
-    _norm,
-    _pool,
-    _recurrent,
-    _reduce,
-    _shape_ops,
-    _signal,
-    _softmax,
-    _state,
-    _trig,
+    _normalization,
+    _pooling,
+    _quantization,
+    _reduction,
+    _sequence,
+    _shape,
+    _signals,
+    _sort,
+    _sparse,
+    _type,
 )
 from ovconform.opset._activation import *  # noqa: F403
-from ovconform.opset._advanced import *  # noqa: F403
+from ovconform.opset._arithmetic import *  # noqa: F403
 from ovconform.opset._bitwise import *  # noqa: F403
-from ovconform.opset._conv import *  # noqa: F403
-from ovconform.opset._core import *  # noqa: F403
-from ovconform.opset._detect import *  # noqa: F403
-from ovconform.opset._elementwise import *  # noqa: F403
-from ovconform.opset._index import *  # noqa: F403
-from ovconform.opset._layout import *  # noqa: F403
-from ovconform.opset._linear import *  # noqa: F403
-from ovconform.opset._misc import *  # noqa: F403
+from ovconform.opset._comparison import *  # noqa: F403
+from ovconform.opset._condition import *  # noqa: F403
+from ovconform.opset._convolution import *  # noqa: F403
+from ovconform.opset._detection import *  # noqa: F403
+from ovconform.opset._generation import *  # noqa: F403
+from ovconform.opset._image import *  # noqa: F403
+from ovconform.opset._infrastructure import *  # noqa: F403
+from ovconform.opset._logical import *  # noqa: F403
+from ovconform.opset._matrix import *  # noqa: F403
 from ovconform.opset._movement import *  # noqa: F403
-from ovconform.opset._norm import *  # noqa: F403
-from ovconform.opset._pool import *  # noqa: F403
-from ovconform.opset._recurrent import *  # noqa: F403
-from ovconform.opset._reduce import *  # noqa: F403
-from ovconform.opset._shape_ops import *  # noqa: F403
-from ovconform.opset._signal import *  # noqa: F403
-from ovconform.opset._softmax import *  # noqa: F403
-from ovconform.opset._state import *  # noqa: F403
-from ovconform.opset._trig import *  # noqa: F403
+from ovconform.opset._normalization import *  # noqa: F403
+from ovconform.opset._pooling import *  # noqa: F403
+from ovconform.opset._quantization import *  # noqa: F403
+from ovconform.opset._reduction import *  # noqa: F403
+from ovconform.opset._sequence import *  # noqa: F403
+from ovconform.opset._shape import *  # noqa: F403
+from ovconform.opset._signals import *  # noqa: F403
+from ovconform.opset._sort import *  # noqa: F403
+from ovconform.opset._sparse import *  # noqa: F403
+from ovconform.opset._type import *  # noqa: F403
 
-_FAMILIES = (_activation, _advanced, _bitwise, _conv, _core, _detect, _elementwise, _index, _layout, _linear, _misc,
-             _movement, _norm, _pool, _recurrent, _reduce, _shape_ops, _signal, _softmax, _state, _trig)
+_FAMILIES = (
+    _activation, _arithmetic, _bitwise, _comparison, _condition, _convolution, _detection, _generation, _image,
+    _infrastructure, _logical, _matrix, _movement, _normalization, _pooling, _quantization, _reduction, _sequence,
+    _shape, _signals, _sort, _sparse, _type,
+)
 __all__ = sorted({name for mod in _FAMILIES for name in mod.__all__})

@@ -1,27 +1,56 @@
-"""Activation ops: HSwish, HSigmoid, SoftPlus, SoftSign, Mish, Swish, Elu, Selu, HardSigmoid, PRelu,
-the float classifiers IsNaN / IsInf / IsFinite, and Identity.
+"""Activation ops (OpenVINO's op-spec folder "activation"): Relu-1, Sigmoid-1, Exp-1, Clamp-1,
+Elu-1, Selu-1, PRelu-1, HardSigmoid-1, Gelu-2/7, HSwish-4, HSigmoid-5, SoftPlus-4, SoftSign-9,
+Mish-4, Swish-4, Softmax-1/8, LogSoftmax-5 and Identity-16.
 
-Element types follow the OpenVINO op specification: every activation takes a floating-point
-type (the spec's "arbitrary supported floating-point type"); the classifiers take a float and
-give boolean; Identity takes any type.
+Element types follow the OpenVINO op specification: the activations proper take a floating-point
+type (the spec's "arbitrary supported floating-point type"); Relu, Sigmoid, Exp and Clamp any
+numeric type; Identity any type. Softmax-1 takes ``axis`` in ``[0, rank)``, Softmax-8 and
+LogSoftmax-5 in ``[-rank, rank)`` (0 or -1 for rank 0); the IR type names are "SoftMax", "ReLU" and
+"PReLU".
 """
 
 from __future__ import annotations
 
 from ovconform.ir import AttrSpec, Node, PartialShape, Type, define_op, make_node
-from ovconform.opset._helpers import NodeInput, as_output, as_outputs, require, same_type
+from ovconform.opset._helpers import (
+    NodeInput,
+    _real_data,
+    _unary_float,
+    as_output,
+    as_outputs,
+    elementwise_unary,
+    normalize_scalar_axis,
+    require,
+    same_type,
+)
 
 __all__ = [
-    "elu", "hard_sigmoid", "hsigmoid", "hswish", "identity", "is_finite", "is_inf", "is_nan", "mish",
-    "prelu", "selu", "softplus", "softsign", "swish",
+    "clamp", "elu", "exp", "gelu", "hard_sigmoid", "hsigmoid", "hswish", "identity", "log_softmax", "mish", "prelu",
+    "relu", "selu", "sigmoid", "softmax", "softplus", "softsign", "swish",
 ]
 
+define_op("Relu", 1, inputs=1, ir_type_name="ReLU")(_unary_float)
 
-def _real_data(node: Node) -> Type:
+
+for _t in ("Exp", "Sigmoid"):
+    define_op(_t, 1, inputs=1)(_unary_float)
+
+
+def _unary_real(node: Node) -> list[tuple[Type, PartialShape]]:
     et = node.get_input_element_type(0)
-    require(et.is_real(),
-            f"data has element type {et}; {node.type_name} needs a floating-point type.")
-    return et
+    require(et.is_real(), f"element type {et} is not allowed; this op needs a floating-point type.")
+    return [(et, node.get_input_partial_shape(0))]
+
+
+define_op("Gelu", 2, inputs=1)(_unary_real)
+define_op("Gelu", 7, inputs=1, attrs=[AttrSpec("approximation_mode", "str", "ERF", ("ERF", "TANH"))])(_unary_real)
+
+
+@define_op("Clamp", 1, inputs=1, attrs=[AttrSpec("min", "float"), AttrSpec("max", "float")])
+def _infer_clamp(node: Node) -> list[tuple[Type, PartialShape]]:
+    lo, hi = node.attrs["min"], node.attrs["max"]
+    require(lo <= hi, f"attribute min={lo} must not exceed max={hi}.")
+    return _unary_float(node)
 
 
 def _float_unary(node: Node) -> list[tuple[Type, PartialShape]]:
@@ -31,17 +60,6 @@ def _float_unary(node: Node) -> list[tuple[Type, PartialShape]]:
 for _t, _v in (("HSwish", 4), ("HSigmoid", 5), ("SoftPlus", 4), ("SoftSign", 9), ("Mish", 4)):
     define_op(_t, _v, inputs=1)(_float_unary)
 define_op("Elu", 1, inputs=1, attrs=[AttrSpec("alpha", "float")])(_float_unary)
-
-
-def _classify(node: Node) -> list[tuple[Type, PartialShape]]:
-    _real_data(node)
-    return [(Type.boolean, node.get_input_partial_shape(0))]
-
-
-define_op("IsNaN", 10, inputs=1)(_classify)
-define_op("IsFinite", 10, inputs=1)(_classify)
-define_op("IsInf", 10, inputs=1, attrs=[AttrSpec("detect_negative", "bool", True),
-                                        AttrSpec("detect_positive", "bool", True)])(_classify)
 
 
 @define_op("Identity", 16, inputs=1)
@@ -116,6 +134,39 @@ def prelu_slope_fits(data: list[int], slope: list[int]) -> bool:
     return all(s in (1, d) for s, d in zip(reversed(slope), reversed(data), strict=False))
 
 
+def _check(node: Node, allow_negative: bool) -> list[tuple[Type, PartialShape]]:
+    et = node.get_input_element_type(0)
+    require(et.is_real(), f"element type {et} is not allowed; Softmax needs a floating-point type.")
+    shape = node.get_input_partial_shape(0)
+    axis = node.attrs["axis"]
+    if not allow_negative:
+        require(axis >= 0, f"attribute 'axis'={axis} must not be negative in Softmax-1 (Softmax-8 allows it).")
+    if shape.has_rank():
+        normalize_scalar_axis(axis, len(shape), "attribute 'axis'")
+    return [(et, shape)]
+
+
+@define_op("Softmax", 1, inputs=1, ir_type_name="SoftMax", attrs=[AttrSpec("axis", "int", 1)])
+def _infer_softmax_1(node: Node) -> list[tuple[Type, PartialShape]]:
+    return _check(node, allow_negative=False)
+
+
+@define_op("Softmax", 8, inputs=1, ir_type_name="SoftMax", attrs=[AttrSpec("axis", "int", 1)])
+def _infer_softmax_8(node: Node) -> list[tuple[Type, PartialShape]]:
+    return _check(node, allow_negative=True)
+
+
+@define_op("LogSoftmax", 5, inputs=1, attrs=[AttrSpec("axis", "int", 1)])
+def _infer_log_softmax(node: Node) -> list[tuple[Type, PartialShape]]:
+    et = node.get_input_element_type(0)
+    require(et.is_real(), f"element type {et} is not allowed; LogSoftmax needs a floating-point type.")
+    shape = node.get_input_partial_shape(0)
+    axis = node.attrs["axis"]
+    if shape.has_rank():
+        normalize_scalar_axis(axis, len(shape), "attribute 'axis'")
+    return [(et, shape)]
+
+
 def _unary(type_name: str, version: int):  # noqa: ANN202 - builder factory
     def build(data: NodeInput, name: str | None = None) -> Node:
         return make_node(type_name, version, [as_output(data)], {}, name)
@@ -129,12 +180,25 @@ hsigmoid = _unary("HSigmoid", 5)
 softplus = _unary("SoftPlus", 4)
 softsign = _unary("SoftSign", 9)
 mish = _unary("Mish", 4)
-is_nan = _unary("IsNaN", 10)
-is_finite = _unary("IsFinite", 10)
 identity = _unary("Identity", 16)
 for _name, _fn in (("hswish", hswish), ("hsigmoid", hsigmoid), ("softplus", softplus), ("softsign", softsign),
-                   ("mish", mish), ("is_nan", is_nan), ("is_finite", is_finite), ("identity", identity)):
+                   ("mish", mish), ("identity", identity)):
     _fn.__name__ = _fn.__qualname__ = _name
+
+
+exp = elementwise_unary("Exp")
+relu = elementwise_unary("Relu")
+sigmoid = elementwise_unary("Sigmoid")
+
+
+def gelu(data: NodeInput, approximation_mode: str = "erf", name: str | None = None) -> Node:
+    """Gelu-7 with ``approximation_mode`` "erf" or "tanh" (case-insensitive)."""
+    mode = approximation_mode.upper() if isinstance(approximation_mode, str) else approximation_mode
+    return make_node("Gelu", 7, [as_output(data)], {"approximation_mode": mode}, name)
+
+
+def clamp(data: NodeInput, min_value: float, max_value: float, name: str | None = None) -> Node:
+    return make_node("Clamp", 1, [as_output(data)], {"min": min_value, "max": max_value}, name)
 
 
 def swish(data: NodeInput, beta: NodeInput | None = None, name: str | None = None) -> Node:
@@ -163,7 +227,11 @@ def prelu(data: NodeInput, slope: NodeInput, name: str | None = None) -> Node:
     return make_node("PRelu", 1, as_outputs(data, slope), {}, name)
 
 
-def is_inf(data: NodeInput, attributes: dict[str, bool] | None = None, name: str | None = None) -> Node:
-    """IsInf-10; ``attributes`` may set ``detect_negative`` / ``detect_positive`` (both default True)."""
-    attrs = {"detect_negative": True, "detect_positive": True, **(attributes or {})}
-    return make_node("IsInf", 10, [as_output(data)], attrs, name)
+def softmax(data: NodeInput, axis: int, name: str | None = None, *, version: int = 8) -> Node:
+    """Softmax-8 over ``axis`` (negative counts from the end); ``version=1`` builds Softmax-1."""
+    return make_node("Softmax", version, [as_output(data)], {"axis": axis}, name)
+
+
+def log_softmax(data: NodeInput, axis: int, name: str | None = None) -> Node:
+    """LogSoftmax-5 over ``axis`` (negative counts from the end)."""
+    return make_node("LogSoftmax", 5, [as_output(data)], {"axis": axis}, name)

@@ -1,4 +1,6 @@
-"""Shared pieces of the opset builders: input coercion and shape-inference rules."""
+"""Shared pieces of the opset builders: input coercion, shape-inference rules used by several
+families (broadcasting, axes, element-type checks) and the factories of the elementwise builders.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ovconform.errors import ValidationError
-from ovconform.ir import Dimension, Node, Output, PartialShape, Type, as_type, make_node
+from ovconform.ir import AttrSpec, Dimension, Node, Output, PartialShape, Type, as_type, make_node
 
 NodeInput = Node | Output | np.ndarray | int | float | bool | Sequence[Any]
 
@@ -112,3 +114,59 @@ def normalize_axes(axes: Sequence[int], rank: int, what: str = "axes") -> list[i
 
 
 AUTO_BROADCAST = ("numpy", "none", "pdpd")
+
+
+def normalize_scalar_axis(axis: int, rank: int, what: str) -> int:
+    """``normalize_axis``, except that a rank-0 input takes axis 0 or -1, as in OpenVINO."""
+    if rank == 0:
+        require(axis in (0, -1), f"{what} {axis} is out of range for a rank-0 input; allowed: 0 or -1.")
+        return 0
+    return normalize_axis(axis, rank, what)
+
+
+_BROADCAST = AttrSpec("auto_broadcast", "str", "numpy", AUTO_BROADCAST)
+
+
+def _compare(node: Node) -> list[tuple[Type, PartialShape]]:
+    same_type(node, 0, 1)
+    return [(Type.boolean, broadcast_shapes(node.get_input_partial_shape(0), node.get_input_partial_shape(1),
+                                            node.attrs["auto_broadcast"]))]
+
+
+def _unary_float(node: Node) -> list[tuple[Type, PartialShape]]:
+    et = node.get_input_element_type(0)
+    require(et != Type.boolean, f"element type {et} is not allowed; this op needs a numeric type.")
+    return [(et, node.get_input_partial_shape(0))]
+
+
+def _real_data(node: Node) -> Type:
+    et = node.get_input_element_type(0)
+    require(et.is_real(),
+            f"data has element type {et}; {node.type_name} needs a floating-point type.")
+    return et
+
+
+def elementwise_binary(type_name: str, version: int = 1):  # noqa: ANN202 - builder factory
+    """The builder of an elementwise binary op with ``auto_broadcast`` (numpy, none or pdpd)."""
+    def build(left: NodeInput, right: NodeInput, auto_broadcast: str = "numpy", name: str | None = None) -> Node:
+        return make_node(type_name, version, as_outputs(left, right), {"auto_broadcast": auto_broadcast}, name)
+
+    build.__name__ = build.__qualname__ = snake_case(type_name)
+    build.__doc__ = f"Elementwise {type_name} with autobroadcast (numpy, none or pdpd)."
+    return build
+
+
+def elementwise_unary(type_name: str, version: int = 1):  # noqa: ANN202 - builder factory
+    """The builder of an elementwise unary op without attributes."""
+    def build(data: NodeInput, name: str | None = None) -> Node:
+        return make_node(type_name, version, [as_output(data)], {}, name)
+
+    build.__name__ = build.__qualname__ = snake_case(type_name)
+    build.__doc__ = f"Elementwise {type_name}."
+    return build
+
+
+def snake_case(name: str) -> str:
+    """``SquaredDifference`` -> ``squared_difference``."""
+    out = "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
+    return out

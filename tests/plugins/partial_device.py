@@ -1,10 +1,10 @@
 """PARTIAL: a device that supports only elementwise ops (for HETERO).
 
 It computes with the REFERENCE kernels, but declares (``query_model``) and compiles only the
-elementwise ops of ``ovconform.opset._elementwise`` — arithmetic, comparison and logical
-binaries, unary math, Relu, Gelu, Clamp, Select — plus the housekeeping Parameter, Constant and
-Result. Compiling anything else raises UnsupportedOpError, so on ``HETERO:PARTIAL,REFERENCE``
-every elementwise op runs here and the rest on REFERENCE.
+elementwise ops listed in :data:`ELEMENTWISE` — arithmetic, comparison and logical binaries, unary
+math, Relu, Gelu, Clamp, Select — plus the housekeeping Parameter, Constant and Result. Compiling
+anything else raises UnsupportedOpError, so on ``HETERO:PARTIAL,REFERENCE`` every elementwise op
+runs here and the rest on REFERENCE.
 
 Use: ``pytest --plugin=HETERO:tests/plugins/partial_device.py,reference``.
 """
@@ -17,11 +17,13 @@ import ovconform
 from ovconform import properties as P
 from ovconform.errors import UnsupportedOpError
 from ovconform.ir import Model, Node
-from ovconform.opset import _elementwise as E
 from reference_plugin.plugin import ReferencePlugin
 
-ELEMENTWISE = frozenset({*E.ARITHMETIC, "Divide", *E.COMPARISON, *E.LOGICAL, *E.UNARY, "Relu", "Gelu",
-                         "LogicalNot", "Clamp", "Select"})
+ELEMENTWISE = frozenset({
+    "Add", "Subtract", "Multiply", "Divide", "Power", "Maximum", "Minimum", "SquaredDifference", "FloorMod", "Mod",
+    "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr", "LogicalXor",
+    "LogicalNot", "Abs", "Negative", "Exp", "Log", "Sqrt", "Sigmoid", "Tanh", "Erf", "Relu", "Gelu", "Clamp", "Select",
+})
 SUPPORTED = ELEMENTWISE | {"Parameter", "Constant", "Result"}
 
 
