@@ -1,7 +1,10 @@
 """Every ovconform hook, specified and documented in one place.
 
 Plugins implement hooks with ``@ovconform.hookimpl``; the host calls them through the plugin
-manager built by :func:`ovconform.host.manager.get_plugin_manager`.
+manager built by :func:`ovconform.host.manager.get_plugin_manager` (the ``ovconform`` entry points;
+a ``--plugin`` module or ``.py`` file is asked for its devices only). Every hook here is called
+somewhere and documented in the README's "Hooks" section (``tests/reports/test_report_hooks.py``
+fails otherwise).
 """
 
 from __future__ import annotations
@@ -69,8 +72,12 @@ def ovconform_add_models(device: str) -> list[Any]:
 
 @_spec
 def ovconform_report_written(path: str, report: dict[str, Any]) -> None:
-    """Called on the controller after ``conformance.json`` has been written.
+    """Called after a device's report has been written: on the pytest controller at the end of a
+    run (once per device), and by ``ovconform report rebuild``
+    (:func:`ovconform.reports.conformance.write_document`). Not called by a collection-only run,
+    which writes nothing.
 
-    :param path: where the report was written.
-    :param report: the report document (read only).
+    :param path: the file written: ``<report-dir>/<DEVICE>/conformance.json``, or
+        ``conformance.partial.json`` beside it for a partial run when a full report is there.
+    :param report: the report document, valid against ``ovconform/reports/schema.json`` (read only).
     """

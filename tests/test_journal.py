@@ -198,8 +198,9 @@ def test_a_completed_run_removes_the_journals_of_earlier_runs(tmp_path: Path) ->
     stale = tmp_path / "out" / "journal" / "gw7.jsonl"  # the layout before journals had a folder per run
     earlier = tmp_path / "out" / "journal" / "20000101T000000.000Z-1" / "main.jsonl"
     earlier.parent.mkdir(parents=True)
+    entry = {"kind": "start", "nodeid": "old.py::test_x[JDEV]", "device": "JDEV", "at": 1}
     for path in (stale, earlier):
-        path.write_text(json.dumps({"kind": "start", "nodeid": "old.py::test_x[JDEV]", "device": "JDEV", "at": 1}) + "\n")
+        path.write_text(json.dumps(entry) + "\n")
     subprocess.run([sys.executable, "-m", "pytest", "--plugin=jdev.py", "test_b.py", "-q", "-p", "no:cacheprovider",
                     "--ovconform-report-dir=out", "-k", "last"], cwd=tmp_path, env=_env(), capture_output=True,
                    timeout=120, check=False)

@@ -65,18 +65,33 @@ def op_key(record: dict[str, Any]) -> tuple[str, str] | None:
 
 
 def test_name(record: dict[str, Any]) -> str:
-    """The node id without the device parameter: the same test on every device has the same name."""
+    """The test id without the device parameter: the same test on every device has the same name.
+
+    The device's parameter id is the device name, whatever it holds (``openvino-CPU``, ``GPU.0``,
+    ``HETERO:CPU,GPU``), or one of its device ids (``GPU.0`` of a record folded into ``GPU`` by
+    ``--merge-device-suffixes``); it is removed as a whole between the ``-`` that pytest puts
+    between parameter ids."""
     nodeid, device = record["nodeid"], record["device"]
-    m = re.fullmatch(r"(.*)\[(.*)\]", nodeid)
-    if not m:
+    head, sep, last = nodeid.rpartition("::")
+    name, bracket, params = last.partition("[")
+    if not bracket or not params.endswith("]"):
         return nodeid
-    params = [p for p in m.group(2).split("-") if p != device and not _is_id_of(p, device)]
-    return m.group(1) + (f"[{'-'.join(params)}]" if params else "")
+    dev = re.escape(device) + r"(?:\.\d+)?"
+    rest = re.sub(rf"^{dev}(?:-|$)|-{dev}(?=-|$)", "", params[:-1], count=1)
+    return f"{head}{sep}{name}" + (f"[{rest}]" if rest else "")
 
 
-def _is_id_of(param: str, device: str) -> bool:
-    """``GPU.0`` is a device id of ``GPU`` (after --merge-device-suffixes)."""
-    return re.fullmatch(re.escape(device) + r"\.\d+", param) is not None
+def partial_runs(doc: dict[str, Any]) -> list[str]:
+    """One line per partial run of the document (none for a full run): what it selected."""
+    from ovconform.reports.selection import describe
+
+    runs = doc["runs"] if "runs" in doc else [doc["run"]]
+    return [line for line in (describe(run) for run in runs) if line]
+
+
+def is_partial(doc: dict[str, Any]) -> bool:
+    """Whether any run of the document is partial (``run.partial``)."""
+    return any((run or {}).get("partial") for run in (doc["runs"] if "runs" in doc else [doc["run"]]))
 
 
 def counters(records: list[dict[str, Any]]) -> dict[str, Any]:
@@ -120,5 +135,5 @@ def rate(value: float | None) -> str:
     return fmt_rate(value)
 
 
-__all__ = ["BAD", "COUNTERS", "GOOD", "counters", "device_map", "device_names", "entity_table", "failures", "load",
-           "op_key", "op_table", "rate", "test_name"]
+__all__ = ["BAD", "COUNTERS", "GOOD", "counters", "device_map", "device_names", "entity_table", "failures",
+           "is_partial", "load", "op_key", "op_table", "partial_runs", "rate", "test_name"]

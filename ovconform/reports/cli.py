@@ -43,7 +43,11 @@ def add_report_parser(sub: Any) -> None:
     p.add_argument("--fail-on", action="append", default=[], choices=["regression", "new-failure", "missing"],
                    help="exit 1 when a change of this kind exists (repeatable). regression: passed/xfailed in BASE, "
                         "failed/error/crashed/hanged/xpassed in NEW; new-failure: bad in NEW and not bad in BASE "
-                        "(includes new tests); missing: a BASE test absent from NEW")
+                        "(includes new tests); missing: a BASE test absent from NEW (when NEW is a partial run: only "
+                        "with --partial-as-missing)")
+    p.add_argument("--partial-as-missing", action="store_true",
+                   help="when NEW is a partial run (-k, -m, test paths, --lf, ...), count the BASE tests it did not "
+                        "select as missing (default: they are outside its narrower selection, not missing)")
     p.add_argument("--format", "-f", default="text", choices=["text", "json"])
     p.add_argument("-o", "--output", help="write here instead of stdout")
 
@@ -100,7 +104,7 @@ def _merge(args: argparse.Namespace) -> int:
 def _diff(args: argparse.Namespace) -> int:
     from ovconform.reports import _doc, diff
 
-    d = diff.diff(_doc.load(args.base), _doc.load(args.new))
+    d = diff.diff(_doc.load(args.base), _doc.load(args.new), partial_as_missing=args.partial_as_missing)
     text = diff.render_json(d) if args.format == "json" else diff.render_text(d, args.fail_on)
     _emit(text, args.output)
     return 1 if d.fails(args.fail_on) else 0

@@ -8,6 +8,13 @@ Tests are matched by (device, node id). Definitions (also in the README):
   that now runs and fails, or a test that is new and fails).
 * **fixed**: a test that was bad in BASE and is good in NEW.
 * **missing**: a test of BASE absent from NEW (reported; a gate only with ``--fail-on missing``).
+* **not selected**: when NEW is a partial run (``run.partial``: ``-k``, ``-m``, test paths, ``--lf``,
+  ...), a test of BASE absent from NEW is outside NEW's narrower selection, not missing; pass
+  ``partial_as_missing`` (``--partial-as-missing``) to count it as missing all the same. The
+  pass-rate deltas then compare NEW with BASE's records of the same tests.
+
+Tests are matched by their stable test id (:mod:`ovconform.reports.collection`), so runs made
+from different folders, installed or editable, with or without ``-n``, match test for test.
 
 ``ovconform report diff --fail-on KIND`` exits 1 when any change of that kind exists
 (``regression``, ``new-failure`` or ``missing``; repeatable), 0 otherwise.
@@ -57,8 +64,10 @@ class Diff:
     new_failures: list[Change] = field(default_factory=list)
     fixed: list[Change] = field(default_factory=list)
     missing: list[Change] = field(default_factory=list)
+    not_selected: list[Change] = field(default_factory=list)
     added: list[Change] = field(default_factory=list)
     rates: list[RateDelta] = field(default_factory=list)
+    partial: list[str] = field(default_factory=list)  # what NEW selected, when it is a partial run
 
     def fails(self, kinds: list[str]) -> bool:
         found = {"regression": self.regressions, "new-failure": self.new_failures, "missing": self.missing}
@@ -70,20 +79,23 @@ class Diff:
 
         return {"changed": changes(self.changed), "regressions": changes(self.regressions),
                 "new_failures": changes(self.new_failures), "fixed": changes(self.fixed),
-                "missing": changes(self.missing), "added": changes(self.added),
-                "rates": [dict(vars(r), delta=r.delta) for r in self.rates]}
+                "missing": changes(self.missing), "not_selected": changes(self.not_selected),
+                "added": changes(self.added), "rates": [dict(vars(r), delta=r.delta) for r in self.rates],
+                "new_is_partial": self.partial}
 
 
-def diff(base: dict[str, Any], new: dict[str, Any]) -> Diff:
-    """The differences from ``base`` to ``new`` (both validated documents)."""
+def diff(base: dict[str, Any], new: dict[str, Any], partial_as_missing: bool = False) -> Diff:
+    """The differences from ``base`` to ``new`` (both validated documents); see the module docstring
+    for a partial ``new``."""
     before = {(r["device"], r["nodeid"]): r for r in base["records"]}
     after = {(r["device"], r["nodeid"]): r for r in new["records"]}
-    out = Diff()
+    narrower = _doc.is_partial(new) and not partial_as_missing
+    out = Diff(partial=_doc.partial_runs(new))
     for key in sorted(before.keys() | after.keys()):
         b, a = before.get(key), after.get(key)
         change = Change(key[0], key[1], b and b["status"], a and a["status"], (a or {}).get("message", ""))
         if a is None:
-            out.missing.append(change)
+            (out.not_selected if narrower else out.missing).append(change)
             continue
         if b is None:
             out.added.append(change)
@@ -96,6 +108,8 @@ def diff(base: dict[str, Any], new: dict[str, Any]) -> Diff:
             out.new_failures.append(change)
         if was in _doc.BAD and now in _doc.GOOD:
             out.fixed.append(change)
+    if narrower:  # compare the rates over the tests NEW selected
+        base = dict(base, records=[r for r in base["records"] if (r["device"], r["nodeid"]) in after])
     out.rates = _rates(base, new)
     return out
 
@@ -126,6 +140,11 @@ def render_text(d: Diff, fail_on: list[str] | None = None) -> str:
             parts.append(tabulate(rows, headers=["device", "test", "before", "after", "message"]))
     if d.added:
         parts.append(f"new tests: {len(d.added)}")
+    if d.partial:
+        parts.append(f"NEW is a {'; '.join(d.partial)}")
+    if d.not_selected:
+        parts.append(f"not in NEW's narrower selection (not counted as missing; --partial-as-missing counts them): "
+                     f"{len(d.not_selected)}")
     rows = [[r.device, r.key, fmt_rate(r.before), fmt_rate(r.after), _signed(r.delta),
              fmt_rate(r.mandatory_before), fmt_rate(r.mandatory_after)]
             for r in d.rates if _worth_showing(r)]

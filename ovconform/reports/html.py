@@ -52,6 +52,8 @@ def render_html(doc: dict[str, Any], title: str = "ovconform conformance report"
     # the perf section (records with facts["perf"], from the perf suite) is static markup; "" without one
     return (_TEMPLATE.replace("@TITLE@", html.escape(f"{title}: {devices}")).replace("@CSP@", _CSP)
             .replace("@CSS@", _CSS).replace("@JS@", _JS).replace("@PERF@", perf_section(perf_docs(doc)))
+            .replace("@PARTIAL@", "".join(f'<p class="warn partial">{html.escape(line)} (not every test of the '
+                                          'suites)</p>' for line in _doc.partial_runs(doc)))
             .replace("@DATA@", _payload(doc)))
 
 
@@ -71,7 +73,7 @@ _TEMPLATE = """<!DOCTYPE html>
 <h1>@TITLE@</h1>
 <noscript><p class="warn">This report needs JavaScript (inline, nothing is downloaded).</p></noscript>
 <p class="legend">Pass rate = (passed + xpassed) / tests that ran (skipped excluded); <b>n/a</b> when none ran.
-Mandatory pass rate: the same over mandatory tests. Counters: failed = failed + error + xfailed.</p>
+Mandatory pass rate: the same over mandatory tests. Counters: failed = failed + error + xfailed.</p>@PARTIAL@
 <form id="filters" onsubmit="return false">
 <label>op / test name <input id="f-name" type="search" placeholder="substring"></label>
 <label>opset <select id="f-opset"><option value="">all</option></select></label>

@@ -82,7 +82,9 @@ def _md_escape(rows: list[list[Any]]) -> list[list[Any]]:
 def render_markdown(doc: dict[str, Any]) -> str:
     out = ["# ovconform conformance report", "",
            "Pass rate = (passed + xpassed) / tests that ran (not skipped); n/a when none ran. "
-           "Mandatory pass rate: the same over mandatory tests.", "", "## Devices", "",
+           "Mandatory pass rate: the same over mandatory tests.", "",
+           *[f"**{line[0].upper()}{line[1:]}** (not every test of the suites)." for line in _doc.partial_runs(doc)],
+           *([""] if _doc.partial_runs(doc) else []), "## Devices", "",
            tabulate(_md_escape(_device_lines(doc)), headers=_DEVICE_HEADERS, tablefmt="github"), "",
            "## Entities", "", tabulate(_entity_rows(doc), headers=_ENTITY_HEADERS, tablefmt="github"), ""]
     ops = _op_rows(doc)
@@ -95,7 +97,8 @@ def render_markdown(doc: dict[str, Any]) -> str:
 
 
 def render_text(doc: dict[str, Any]) -> str:
-    out = ["ovconform conformance report", "", tabulate(_device_lines(doc), headers=_DEVICE_HEADERS), "",
+    out = ["ovconform conformance report", "", *_doc.partial_runs(doc),
+           tabulate(_device_lines(doc), headers=_DEVICE_HEADERS), "",
            tabulate(_entity_rows(doc), headers=_ENTITY_HEADERS), ""]
     ops = _op_rows(doc)
     if ops:

@@ -246,6 +246,13 @@ class _ProfilingErrorPathCrashes(ReferenceSyncInferRequest):
         return super().get_profiling_info()
 
 
+class _ProfilingCrashes(ReferenceSyncInferRequest):
+    def get_profiling_info(self) -> list[ProfilingInfo]:
+        if self._compiled_model.profiling_enabled:
+            ctypes.string_at(0)  # a NULL dereference: SIGSEGV, the process dies
+        return super().get_profiling_info()
+
+
 class _ProfilingErrorPathDeadlocks(ReferenceSyncInferRequest):
     def get_profiling_info(self) -> list[ProfilingInfo]:
         if not self._compiled_model.profiling_enabled:
@@ -430,6 +437,15 @@ class SegfaultOnErrorPath(_FaultyPlugin):
 class HangOnErrorPath(_FaultyPlugin):
     device_name = "FAULT_HANG"
     fault_compiled_class = _compiled_with(sync=_ProfilingErrorPathDeadlocks)
+
+
+class ProfilingSegfaults(_FaultyPlugin):
+    """Not in the fault table (:data:`FAULTS`): a harness test device. Its get_profiling_info()
+    with PERF_COUNT on segfaults, so the mandatory perf-counter tests crash their worker
+    (``tests/reports/test_crash_records.py``: crashed records keep their entity and scope)."""
+
+    device_name = "FAULT_SEGV_PERF"
+    fault_compiled_class = _compiled_with(sync=_ProfilingCrashes)
 
 
 #: Device class name -> the fault it carries.
