@@ -205,6 +205,34 @@ def test_flaky_expectations_accept_either_outcome_and_are_never_pruned(pytester:
     assert exp.read_text().strip() == text.strip()  # nothing pruned
 
 
+def test_bundled_expectation_file_is_found_by_name_from_any_folder(pytester: pytest.Pytester,
+                                                                   device_file: Path) -> None:
+    pytester.makepyfile(test_suite=SUITE)
+    result = pytester.runpytest_subprocess(f"--plugin={device_file}", "test_suite.py",
+                                           "--ovconform-expectations", "openvino-CPU")
+    result.assert_outcomes(passed=3, failed=1, skipped=1)  # read; its entries are for suites this run did not collect
+    assert not [line for line in result.outlines if "matches no collected test" in line]
+    result = pytester.runpytest_subprocess(f"--plugin={device_file}", "test_suite.py",
+                                           "--ovconform-expectations", "openvino-GPU")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--ovconform-expectations 'openvino-GPU': no such file (looked in *) and no bundled "
+                                 "expectation file of that name (bundled: *openvino-CPU*)*"])
+
+
+def test_expectations_under_xdist_mark_on_workers_and_warn_on_the_controller(pytester: pytest.Pytester,
+                                                                              device_file: Path) -> None:
+    pytester.makepyfile(test_suite=SUITE)
+    exp = pytester.makefile(".txt", expect="""
+        test_suite.py::test_broken     # PERF_COUNT defaults to False (issue #1)
+        test_suite.py::test_gone       # a test that no longer exists
+    """)
+    result = pytester.runpytest_subprocess(f"--plugin={device_file}", "test_suite.py", "-n", "2",
+                                           f"--ovconform-expectations={exp}")
+    result.assert_outcomes(passed=3, skipped=1, xfailed=1)
+    result.stdout.fnmatch_lines(["*expectation 'test_suite.py::test_gone' (*expect.txt:2) matches no collected test*"])
+    assert _statuses(_report(pytester))["test_broken[MYDEV]"] == "xfailed"
+
+
 def test_expectation_without_reason_is_a_usage_error(pytester: pytest.Pytester, device_file: Path) -> None:
     pytester.makepyfile(test_suite=SUITE)
     exp = pytester.makefile(".txt", expect="test_suite.py::test_broken\n")

@@ -23,6 +23,7 @@ import pytest
 from test_reports_core import op_document
 
 from ovconform.reports import merge, render
+from ovconform.reports._doc import test_name as _test_name
 
 
 def _chromium() -> str | None:
@@ -135,6 +136,52 @@ def test_the_page_loads_nothing_from_the_network(dom: dict[str, str]) -> None:
     # with every request sent to a dead proxy the page still rendered (the views above); and it asks for nothing:
     for html in dom.values():
         assert not re.search(r"<(link|img|iframe)\b|\bsrc=", html)
+
+
+def _dump(page: Path, fragment: str = "") -> str:
+    """The DOM of ``page`` after its script ran, without the scripts (the inline data names every test)."""
+    profile = tempfile.mkdtemp(prefix="ovconform-chromium-")
+    try:
+        cmd = [CHROMIUM, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--dump-dom",
+               page.as_uri() + (f"#{fragment}" if fragment else "")]
+        text = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False).stdout
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+    assert 'id="count-tests"' in text, f"chromium gave no DOM for {page}: {text[:500]}"
+    return re.sub(r"<script\b.*?</script>", "", text.split("<body>", 1)[1], flags=re.S)
+
+
+def _cells(row: str) -> list[str]:
+    return re.findall(r"<td[^>]*>(.*?)</td>", row)
+
+
+def test_the_matrix_has_one_row_per_test_whatever_the_device_names(tmp_path: Path) -> None:
+    """Devices named with hyphens, dots and colons: each test is one row with a cell per device."""
+    names = ["REFERENCE", "openvino-CPU", "GPU.0", "HETERO:CPU,GPU"]
+    doc = merge.merge([op_document(name) for name in names])
+    page = tmp_path / "matrix.html"
+    page.write_text(render.render(doc, "html"))
+    html = _dump(page)
+    tests = rows(html, "test-row")
+    assert count(html, "tests") == len(tests) == 4, [r[:80] for r in tests]
+    for row in tests:  # test, entity, scope, then one status cell per device, none empty
+        cells = _cells(row)[2:]
+        assert len(cells) == len(names) and all(cells), row
+
+
+def test_the_committed_matrix_has_one_row_per_test() -> None:
+    """``reports/matrix/conformance.html`` (REFERENCE x openvino-CPU): one row per test, both cells filled."""
+    page = Path(__file__).resolve().parent.parent / "reports" / "matrix" / "conformance.html"
+    doc = json.loads(page.with_suffix(".json").read_text())
+    devices = sorted(doc["devices"])
+    names = {_test_name(r) for r in doc["records"] if not (r.get("facts") or {}).get("op_type")}
+    html = _dump(page)
+    tests = rows(html, "test-row")
+    assert count(html, "tests") == len(tests) == len(names) > 100
+    header = re.search(r'<table id="tests"[^>]*><thead>(.*?)</thead>', html)
+    assert header is not None and [f">{d}<" in header.group(1) for d in devices] == [True] * len(devices)
+    empty = [row[:120] for row in tests if not all(_cells(row)[2:])]
+    assert len(devices) == 2 and empty == [], empty[:5]
 
 
 class DevTools:
