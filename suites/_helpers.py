@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
+import pytest
 
 from ovconform import Core
 from ovconform import properties as P
@@ -20,7 +22,8 @@ from ovconform.host.plugin_specs import resolve
 from ovconform.ir import Model
 from ovconform.suites import _models
 
-__all__ = ["RunWindow", "blocked_run", "check_outputs", "compile_case", "new_core", "run_and_check",
+__all__ = ["RunWindow", "blocked_run", "check_outputs", "compile_case", "hardware_scope", "is_hardware",
+           "long_run_expected", "long_run_inputs", "long_run_request", "new_core", "os_thread_count", "run_and_check",
            "slow_request", "wait_in_thread"]
 
 #: How long a test waits for something that should happen at once before it calls it a hang.
@@ -170,3 +173,98 @@ def wait_in_thread(fn: Callable[[], Any], seconds: float, where: str) -> Any:
 def property_text(value: Any) -> str:
     """The string form OpenVINO's tests compare property values by."""
     return P.to_string(value)
+
+
+# -- the long, input-dependent run ---------------------------------------------------------------------
+def long_run_request(core: Core, device: str, config: dict[str, Any] | None = None) -> Any:
+    """A request of :func:`_models.long_run_model` (10-20 ms a run on REFERENCE)."""
+    model = _models.long_run_model()
+    with no_error(call(device, "compile_model", model.friendly_name, config or {})):
+        return core.compile_model(model, device, config or {}).create_infer_request()
+
+
+@functools.cache
+def long_run_inputs(seed: int) -> dict[str, np.ndarray]:
+    """:func:`_models.long_run_inputs` of ``seed``, made once (read-only arrays; runs copy them)."""
+    inputs = _models.long_run_inputs(seed)
+    for array in inputs.values():
+        array.flags.writeable = False
+    return inputs
+
+
+@functools.cache
+def _long_run_expected(seed: int) -> np.ndarray:
+    out = _models.long_run_oracle(long_run_inputs(seed)["data"])
+    out.flags.writeable = False
+    return out
+
+
+def long_run_expected(seed: int) -> np.ndarray:
+    """The oracle's output for :func:`_models.long_run_inputs` of ``seed`` (computed once)."""
+    return _long_run_expected(seed)
+
+
+#: Tolerance of the long run: 320 roundings of +-0.5 on values near 0 leave up to ~1e-6 absolute.
+LONG_RUN_TOLERANCE = {"rtol": 1e-5, "atol": 1e-4}
+
+
+# -- hardware-device scope (behaviours.md, "How mandatory is marked") -------------------------------
+#: Meta devices: never hardware (OpenVINO's sw_plugin_in_target_device).
+META_DEVICES = ("HETERO", "AUTO", "MULTI", "BATCH")
+#: The class attribute a device declares itself hardware (True) or software (False) with.
+HARDWARE_FLAG = "hardware"
+
+
+def is_hardware(core: Core, device: str) -> bool:
+    """Whether ``device`` is a hardware device, whose M(HW) tests are mandatory.
+
+    A meta device (HETERO, AUTO, MULTI, BATCH) is not. Otherwise the plugin's class attribute
+    ``hardware`` decides when it has one (a software device that still reports DEVICE_TYPE sets
+    ``hardware = False``); without it a device that lists DEVICE_TYPE in SUPPORTED_PROPERTIES
+    (INTEGRATED or DISCRETE: OpenVINO's two device types, reported by every real device and by
+    no meta device) is hardware."""
+    base = device.split(":")[0].split(".")[0]
+    if base.upper() in META_DEVICES:
+        return False
+    with no_error(call(device, "get_plugin")):
+        plugin = core.get_plugin(base)
+    flag = getattr(plugin, HARDWARE_FLAG, None)
+    if isinstance(flag, bool):
+        return flag
+    with no_error(call(device, "get_property", P.SUPPORTED_PROPERTIES)):
+        supported = core.get_property(device, P.SUPPORTED_PROPERTIES)
+    return P.DEVICE_TYPE in supported
+
+
+def hardware_scope(request: pytest.FixtureRequest, core: Core, device: str, *needed: str) -> bool:
+    """Scope an M(HW) test: mandatory (and ``needed`` properties must be listed) on a hardware
+    device; optional, and skipped when a ``needed`` property is not listed, on a software device.
+
+    OpenVINO marks these tests mandatory for hardware devices only (MARK_MANDATORY_*_FOR_HW_DEVICE,
+    PR 27197): there, a missing property fails the test instead of skipping it. Returns whether the
+    device is hardware."""
+    __tracebackhide__ = True
+    hardware = is_hardware(core, device)
+    if hardware:
+        request.node.add_marker(pytest.mark.mandatory)
+    with no_error(call(device, "get_property", P.SUPPORTED_PROPERTIES)):
+        supported = core.get_property(device, P.SUPPORTED_PROPERTIES)
+    for name in needed:
+        if name in supported:
+            continue
+        if hardware:
+            fail(f"{name} in SUPPORTED_PROPERTIES", "not listed",
+                 "listed: mandatory for a hardware device (it reports DEVICE_TYPE or declares hardware = True)",
+                 call(device, "get_property", P.SUPPORTED_PROPERTIES))
+        pytest.skip(f"{device}: property {name!r} not in SUPPORTED_PROPERTIES (a software device: optional)")
+    return hardware
+
+
+# -- lifetime ------------------------------------------------------------------------------------------
+def os_thread_count() -> int:
+    """Threads of this process as the OS sees them (native threads included, e.g. a C++ runtime's),
+    or Python's count where ``/proc`` is not available."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return threading.active_count()

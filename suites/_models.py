@@ -21,10 +21,11 @@ from ovconform import opset as ops
 from ovconform.ir import Model, Node, PartialShape, Type, as_type
 
 __all__ = [
-    "CASES", "ELEMENT_TYPES", "STATE_VARIABLES", "ModelCase", "build", "chain_models", "concat_with_params",
-    "const_result", "conv2d", "dynamic_model", "dynamic_oracle", "expected", "iteration_model", "make_inputs",
-    "maxpool2d", "param_result", "random_array", "relu_concat", "single_split", "slow_model", "slow_oracle",
-    "split_concat", "state_model", "two_results",
+    "CASES", "ELEMENT_TYPES", "MANDATORY_API_OPS", "STATE_VARIABLES", "ModelCase", "build", "chain_models",
+    "concat_with_params", "const_result", "conv2d", "dynamic_model", "dynamic_oracle", "expected", "failing_model",
+    "iteration_model", "long_run_inputs", "long_run_model", "long_run_oracle", "make_inputs", "maxpool2d",
+    "param_result", "random_array", "relu_concat", "single_split", "slow_model", "slow_oracle", "split_concat",
+    "state_model", "two_results",
 ]
 
 F32 = Type.f32
@@ -344,3 +345,64 @@ def slow_oracle(x: np.ndarray, depth: int = 100) -> np.ndarray:
     for _ in range(depth):
         out = (out + np.float32(0.5)) * np.float32(0.5)
     return out
+
+
+# -- a long, input-dependent run (cancel mid-run, busy requests, requests that really overlap) ----
+#: Add/Multiply pairs of :func:`long_run_model`: a run of 10-20 ms on REFERENCE (two cores).
+LONG_RUN_DEPTH = 160
+LONG_RUN_SHAPE = (1024, 1024)
+
+
+def long_run_model(depth: int = LONG_RUN_DEPTH, shape: Sequence[int] = LONG_RUN_SHAPE) -> Model:
+    """``depth`` pairs of Add(+0.5) and Multiply(-1) on an f32 input, then Multiply(2).
+
+    Each pair gives its input back up to rounding (``-(-(x + 0.5) + 0.5) = x``), so the output is
+    about twice the input: unlike :func:`slow_model`, whose output converges to 0.5 for any input,
+    a run with other inputs gives other outputs, so a stale or mixed-up output is seen. The work
+    is memory-bound elementwise numpy (no BLAS), long enough for a cancel or a second call to
+    land while the device computes, and for requests run from several threads to overlap. The
+    oracle is :func:`long_run_oracle`."""
+    x = _param(list(shape), F32, "data")
+    half = ops.constant(np.float32(0.5), name="half")
+    minus_one = ops.constant(np.float32(-1), name="minus_one")
+    node: Any = x
+    for i in range(depth):
+        node = ops.multiply(ops.add(node, half, name=f"add{i}"), minus_one, name=f"neg{i}")
+    out = ops.multiply(node, ops.constant(np.float32(2), name="two"), name="double")
+    return Model([_named(out, "double", "out")], [x], "LongRun")
+
+
+def long_run_oracle(x: np.ndarray, depth: int = LONG_RUN_DEPTH) -> np.ndarray:
+    """The output of :func:`long_run_model` for input ``x``, op by op in float32."""
+    out = np.array(x, dtype=np.float32)
+    half, minus_one = np.float32(0.5), np.float32(-1)
+    for _ in range(depth):
+        np.add(out, half, out=out)
+        np.multiply(out, minus_one, out=out)
+    return out * np.float32(2)
+
+
+def long_run_inputs(seed: int, shape: Sequence[int] = LONG_RUN_SHAPE) -> dict[str, np.ndarray]:
+    """Inputs of :func:`long_run_model`: a different array for each ``seed``."""
+    return {"data": np.random.default_rng(1000 + seed).standard_normal(tuple(shape)).astype(np.float32)}
+
+
+# -- a run that fails inside the device ------------------------------------------------------------
+def failing_model() -> Model:
+    """Reshape of a [6] f32 input ``data`` to the shape given by the i64 [2] input ``shape``.
+
+    With ``shape`` [2, 3] (or [3, 2]) the run works; with a shape whose product is not 6 (say
+    [4, 4]) no device can compute it: the run fails inside the device (not in set_tensor, whose
+    checks only look at the ports), which is how the suites make a run fail on every device."""
+    data = _param([6], F32, "data")
+    shape = _param([2], Type.i64, "shape")
+    return Model([_named(ops.reshape(data, shape, False), "reshape", "out")], [data, shape], "FailingReshape")
+
+
+# -- what a device author meets first ------------------------------------------------------------------
+#: The op types (opset builder names) the mandatory API suites' fixed models use: a device that
+#: compiles these runs the mandatory scope (README, "What the mandatory API suite needs").
+MANDATORY_API_OPS = (
+    "Add", "Assign", "Concat", "Constant", "Convert", "Convolution", "Gather", "MatMul", "MaxPool", "Multiply",
+    "Parameter", "ReadValue", "Relu", "Reshape", "Result", "ShapeOf", "Sigmoid", "Split", "Subtract",
+)

@@ -10,7 +10,11 @@ All need the EXPORT_IMPORT capability (skipped with the reason otherwise).
   ImportNetworkThrowWithDeviceName (an empty stream is refused).
 * Beyond OpenVINO (–, optional): the imported model computes what the original computes, on the
   suite models; garbage and truncated blobs are refused; a binary stream works like bytes; an
-  imported model reports LOADED_FROM_CACHE false.
+  imported model reports LOADED_FROM_CACHE false; the compile configuration travels in the blob
+  (seeds 000/002: the imported model's get_property answers it, and it is in force); a blob
+  another device exported, a blob of a newer format version, and a model's IR instead of a blob
+  are refused with ImportModelError (seeds 001/002: import_model checks the device information in
+  the blob).
 """
 
 from __future__ import annotations
@@ -22,18 +26,21 @@ from typing import Any
 import numpy as np
 import pytest
 
+import ovconform
 from ovconform import properties as P
 from ovconform.assertions import (
     assert_equal,
     assert_outputs_close,
     assert_raises_ov_error,
     call,
+    fail,
     no_error,
 )
-from ovconform.errors import ImportModelError, NotFoundError
+from ovconform.contract.blob import DIGEST_SIZE, seal
+from ovconform.errors import ImportModelError, NotFoundError, OVConformError
 from ovconform.ir import Model
 from ovconform.suites import _models
-from ovconform.suites._helpers import check_outputs
+from ovconform.suites._helpers import check_outputs, new_core
 
 pytestmark = [pytest.mark.entity("ov_compiled_model"), pytest.mark.capability("EXPORT_IMPORT")]
 
@@ -167,3 +174,89 @@ def test_imported_model_is_not_loaded_from_cache(ov_core: Any, ov_device_name: s
         value = imported.get_property(P.LOADED_FROM_CACHE)
     assert_equal(value, False, P.LOADED_FROM_CACHE, where)
 
+
+
+#: Compile configuration that must travel in the blob (EXECUTION_MODE_HINT=PERFORMANCE is not
+#: REFERENCE's default; PERF_COUNT=True is nobody's).
+TRAVELLING = {P.PERF_COUNT: True, P.EXECUTION_MODE_HINT: "PERFORMANCE"}
+
+
+def test_imported_model_keeps_compile_config(ov_core: Any, ov_device_name: str) -> None:
+    """(–, seeds 000/002) export_model writes the compile configuration into the blob; the imported
+    model reports what the compiled one reports for each key, and it is in force (with PERF_COUNT
+    on, the imported model's requests have profiling information)."""
+    model = _models.build("conv_pool_relu")
+    where = call(ov_device_name, "compile_model", model.friendly_name, TRAVELLING)
+    with no_error(where):
+        compiled = ov_core.compile_model(model, ov_device_name, TRAVELLING)
+        imported = ov_core.import_model(compiled.export_model(), ov_device_name)
+    where = call(ov_device_name, "imported.get_property") + f" (exported from a model compiled with {TRAVELLING})"
+    for name in TRAVELLING:
+        with no_error(where):
+            want, got = compiled.get_property(name), imported.get_property(name)
+        assert_equal(P.to_string(got), P.to_string(want), f"{name} of the imported model", where)
+    request = imported.create_infer_request()
+    with no_error(where + "; infer + get_profiling_info"):
+        request.infer(_models.make_inputs(model))
+        info = request.get_profiling_info()
+    assert_equal(bool(info), True, "profiling information of the imported model (PERF_COUNT=True)", where)
+
+
+def _foreign_blobs(device: str) -> dict[str, bytes]:
+    """Blobs other devices exported: HETERO's (the host's device), and REFERENCE's unless the
+    device under test is REFERENCE."""
+    blobs = {}
+    core = new_core("reference", "REFERENCE")
+    model = _models.build("relu")
+    if device != "REFERENCE":
+        blobs["REFERENCE"] = core.compile_model(model, "REFERENCE").export_model()
+    blobs["HETERO:REFERENCE"] = core.compile_model(model, "HETERO:REFERENCE").export_model()
+    return blobs
+
+
+def test_blob_of_another_device_is_refused(ov_core: Any, ov_device_name: str) -> None:
+    """(–, seeds 001/002: import_model checks the device information in the blob and throws on
+    data for another device) blobs exported by other devices (REFERENCE, HETERO) are refused."""
+    for producer, blob in _foreign_blobs(ov_device_name).items():
+        assert_raises_ov_error(ImportModelError, ov_core.import_model, blob, ov_device_name,
+                               call=call(ov_device_name, "import_model", f"<a {producer} blob, {len(blob)} bytes>"))
+
+
+#: ovconform's blob envelope (ovconform.contract.blob): magic (8 bytes), format version (u32), ...
+_MAGIC_SIZE, _VERSION_SIZE = 8, 4
+
+
+def _envelope_version(blob: bytes) -> int | None:
+    """The format version of a blob in ovconform's envelope (its sha256 ends it), else None."""
+    head = _MAGIC_SIZE + _VERSION_SIZE
+    if len(blob) < head + DIGEST_SIZE or seal(blob[:-DIGEST_SIZE]) != blob:
+        return None
+    return int(np.frombuffer(blob[_MAGIC_SIZE:head], "<u4")[0])
+
+
+def test_blob_of_a_newer_format_is_refused(ov_core: Any, ov_device_name: str) -> None:
+    """(–) a blob of a newer format version than the device reads (an export by a later version of
+    the device) is refused with ImportModelError, not read as if it were the current layout. Needs a
+    blob in ovconform's envelope (ovconform.contract.blob), whose version field the suite can raise."""
+    blob = ov_core.compile_model(_models.build("relu"), ov_device_name).export_model()
+    version = _envelope_version(blob)
+    if version is None:
+        pytest.skip(f"{ov_device_name}: its blob is not in ovconform's envelope (no format version to raise)")
+    newer = seal(blob[:_MAGIC_SIZE] + np.array([version + 1], "<u4").tobytes()
+                 + blob[_MAGIC_SIZE + _VERSION_SIZE:-DIGEST_SIZE])
+    assert_raises_ov_error(ImportModelError, ov_core.import_model, newer, ov_device_name,
+                           call=call(ov_device_name, "import_model", f"<a format-{version + 1} blob>"))
+
+
+def test_model_ir_is_not_a_blob(ov_core: Any, ov_device_name: str) -> None:
+    """(–) the IR of a model (what read_model takes, another format's header) is not an exported
+    blob: import_model refuses it with ImportModelError instead of compiling it."""
+    xml, _weights = ovconform.serialize(_models.build("relu"))
+    where = call(ov_device_name, "import_model", f"<IR xml, {len(xml)} bytes>")
+    try:
+        ov_core.import_model(xml, ov_device_name)
+    except ImportModelError:
+        return
+    except OVConformError as e:
+        fail("error", f"{type(e).__name__}: {e}", "ImportModelError", where)
+    fail("error", "none (the IR was imported as a compiled model)", "ImportModelError", where)

@@ -6,7 +6,11 @@
 * OVClassCompiledModelGetConfigTest (GetConfigNoThrow, GetConfigFromCoreAndFromCompiledModel,
   CanCompileModelWithCustomLocale) — M.
 * OVClassCompiledModelPropertiesTests (CanUseCache, canCompileModelWithPropertiesAndCheckGetProperty,
-  ×2 configs) — M.
+  ×3 configs) — M. OpenVINO's bodies only compile twice with CACHE_DIR and read listed
+  properties; here the second compile of a device with EXPORT_IMPORT must come from the cache,
+  both compiles report the compile configuration and compute the right numbers, and a compile
+  property reads back from the compiled model whether the compiled model lists it or not (seed
+  000: get_property is the only way to get configuration values).
 * OVClassCompiledModelPropertiesDefaultTests.CheckDefaultValues — M (PERF_COUNT=NO,
   PERFORMANCE_HINT=LATENCY, listed and equal, as the TEMPLATE plugin lists them).
 * OVCompiledModelPropertiesDefaultSupportedTests.CanCompileWithDefaultValueFromPlugin — M.
@@ -14,7 +18,8 @@
 * OVClassCompiledModelGetPropertyTest_MODEL_PRIORITY (×4) — M.
 * OVClassCompiledModelSetIncorrectConfigTest — O.
 * Not in conformance (–, optional): set/get round trip on the compiled model, EXECUTION_DEVICES
-  names this device, read-only compiled-model properties refuse writes.
+  names this device, read-only compiled-model properties refuse writes,
+  OPTIMAL_NUMBER_OF_INFER_REQUESTS follows the streams and hints the compiled model reports.
 """
 
 from __future__ import annotations
@@ -169,17 +174,38 @@ def test_can_compile_model_with_custom_locale(ov_core: Any, ov_device_name: str,
     check_outputs(results, model, inputs, "matmul_bias", where)
 
 
-COMPILE_CONFIGS = [{P.PERF_COUNT: True}, {P.PERFORMANCE_HINT: "THROUGHPUT"}]
-COMPILE_IDS = ["PERF_COUNT=YES", "PERFORMANCE_HINT=THROUGHPUT"]
+COMPILE_CONFIGS = [{P.PERF_COUNT: True}, {P.PERFORMANCE_HINT: "THROUGHPUT"}, {P.EXECUTION_MODE_HINT: "PERFORMANCE"}]
+COMPILE_IDS = ["PERF_COUNT=YES", "PERFORMANCE_HINT=THROUGHPUT", "EXECUTION_MODE_HINT=PERFORMANCE"]
+
+
+def _check_config(compiled: Any, device: str, config: dict[str, Any], what: str) -> None:
+    """Every key of ``config`` reads back from the compiled model, listed or not."""
+    __tracebackhide__ = True
+    for name, value in config.items():
+        assert_equal(P.to_string(_get(compiled, device, name)), _canonical(name, value), name,
+                     call(device, "CompiledModel.get_property", name) + f" of a model {what} {config}")
 
 
 @pytest.mark.mandatory
 @pytest.mark.parametrize("config", COMPILE_CONFIGS, ids=COMPILE_IDS)
-def test_can_use_cache(ov_core: Any, ov_device_name: str, tmp_path: Path, config: dict[str, Any]) -> None:
-    """OVClassCompiledModelPropertiesTests.CanUseCache: compile twice with CACHE_DIR."""
+def test_can_use_cache(ov_core: Any, ov_device_name: str, ov_capabilities: set[str], tmp_path: Path,
+                       config: dict[str, Any]) -> None:
+    """OVClassCompiledModelPropertiesTests.CanUseCache: compile twice with CACHE_DIR. Both compiled
+    models report the compile configuration and compute the right numbers; with EXPORT_IMPORT the
+    first is compiled (LOADED_FROM_CACHE false) and the second comes from the cache (true)."""
     ov_core.set_property({P.CACHE_DIR: str(tmp_path)})
-    for _ in range(2):
-        _compile(ov_core, ov_device_name, config, "conv_pool_relu")
+    model = _models.build("conv_pool_relu")
+    inputs = _models.make_inputs(model, seed=6)
+    for attempt, from_cache in enumerate((False, True), 1):
+        what = f"compiled (#{attempt}) with CACHE_DIR and"
+        compiled = _compile(ov_core, ov_device_name, config, "conv_pool_relu")
+        where = call(ov_device_name, "compile_model", model.friendly_name, config) + f" #{attempt} with CACHE_DIR"
+        if "EXPORT_IMPORT" in ov_capabilities:
+            assert_equal(_get(compiled, ov_device_name, P.LOADED_FROM_CACHE), from_cache, P.LOADED_FROM_CACHE, where)
+        _check_config(compiled, ov_device_name, config, what)
+        with no_error(where + "; infer"):
+            results = compiled.create_infer_request().infer(inputs)
+        check_outputs(results, model, inputs, "conv_pool_relu", where)
 
 
 @pytest.mark.mandatory
@@ -187,13 +213,10 @@ def test_can_use_cache(ov_core: Any, ov_device_name: str, tmp_path: Path, config
 def test_compile_with_properties_and_check_get_property(ov_core: Any, ov_device_name: str,
                                                         config: dict[str, Any]) -> None:
     """OVClassCompiledModelPropertiesTests.canCompileModelWithPropertiesAndCheckGetProperty: a
-    compile property the compiled model lists reads back equal."""
-    compiled = _compile(ov_core, ov_device_name, config)
-    supported = _supported(compiled, ov_device_name)
-    for name, value in config.items():
-        if name in supported:
-            assert_equal(P.to_string(_get(compiled, ov_device_name, name)), _canonical(name, value), name,
-                         call(ov_device_name, "CompiledModel.get_property", name) + f" after compiling with {config}")
+    compile property reads back equal from the compiled model. OpenVINO reads only the properties
+    the compiled model lists; here an unlisted one must read back too (seed 000: the compiled
+    model's get_property is the only way to get its configuration values)."""
+    _check_config(_compile(ov_core, ov_device_name, config), ov_device_name, config, "compiled with")
 
 
 COMPILED_DEFAULTS = [(P.PERF_COUNT, False), (P.PERFORMANCE_HINT, "LATENCY")]
@@ -240,6 +263,37 @@ def test_model_priority(ov_core: Any, ov_device_name: str, priority: str, expect
     compiled = _compile(ov_core, ov_device_name, {P.MODEL_PRIORITY: value})
     assert_equal(P.to_string(_get(compiled, ov_device_name, P.MODEL_PRIORITY)), expected, P.MODEL_PRIORITY,
                  call(ov_device_name, "CompiledModel.get_property", P.MODEL_PRIORITY) + f" (compiled with {priority})")
+
+
+STREAM_CONFIGS = [{P.NUM_STREAMS: 1}, {P.NUM_STREAMS: 2}, {P.NUM_STREAMS: 3},
+                  {P.PERFORMANCE_HINT: "THROUGHPUT", P.PERFORMANCE_HINT_NUM_REQUESTS: 1}]
+
+
+@pytest.mark.parametrize("config", STREAM_CONFIGS, ids=["NUM_STREAMS=1", "NUM_STREAMS=2", "NUM_STREAMS=3",
+                                                        "THROUGHPUT+NUM_REQUESTS=1"])
+def test_optimal_number_of_infer_requests_follows_streams(ov_core: Any, ov_device_name: str,
+                                                          ov_supported_properties: dict[str, str],
+                                                          config: dict[str, Any]) -> None:
+    """(–) OPTIMAL_NUMBER_OF_INFER_REQUESTS keeps every stream busy and respects the hint: with
+    NUM_STREAMS=n it is at least the NUM_STREAMS the compiled model reports (n when it reports
+    none), and with PERFORMANCE_HINT_NUM_REQUESTS=1 it is 1 (OpenVINO: the hint caps the
+    requests). Skipped when the device does not list a property of the config."""
+    missing = [n for n in config if n not in ov_supported_properties]
+    if missing:
+        pytest.skip(f"{ov_device_name}: property {missing[0]!r} not in SUPPORTED_PROPERTIES")
+    compiled = _compile(ov_core, ov_device_name, config)
+    where = call(ov_device_name, "CompiledModel.get_property", P.OPTIMAL_NUMBER_OF_INFER_REQUESTS) + \
+        f" of a model compiled with {config}"
+    optimal = _get(compiled, ov_device_name, P.OPTIMAL_NUMBER_OF_INFER_REQUESTS)
+    if P.PERFORMANCE_HINT_NUM_REQUESTS in config:
+        assert_equal(optimal, config[P.PERFORMANCE_HINT_NUM_REQUESTS], P.OPTIMAL_NUMBER_OF_INFER_REQUESTS, where)
+        return
+    try:
+        streams = int(compiled.get_property(P.NUM_STREAMS))
+    except PropertyError:
+        streams = int(config[P.NUM_STREAMS])
+    assert_that(isinstance(optimal, int) and optimal >= streams, P.OPTIMAL_NUMBER_OF_INFER_REQUESTS, optimal,
+                f">= NUM_STREAMS ({streams})", where)
 
 
 def test_cannot_set_incorrect_config_on_compiled_model(ov_core: Any, ov_device_name: str) -> None:

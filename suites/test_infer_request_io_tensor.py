@@ -216,3 +216,32 @@ def test_check_infer_is_not_change_input(compiled: Any, req: Any, ov_device_name
         req.set_tensor(compiled.input(), tensor)
         req.infer()
     assert_outputs_close(tensor.data, x, "input after infer", where, rtol=0, atol=0)
+
+
+def test_requests_and_ports_hold_distinct_buffers(ov_core: Any, ov_device_name: str) -> None:
+    """OVInferRequestCheckTensorPrecision's ``EXPECT_FALSE`` on port 0 and port 1 data, for every
+    port of two requests of one compiled model (two inputs, two outputs): no two of the eight
+    tensors share memory, after each request ran with its own inputs, and each request's outputs
+    are those of its own inputs."""
+    model = _models.two_results("f32")
+    with no_error(call(ov_device_name, "compile_model", model.friendly_name)):
+        compiled = ov_core.compile_model(model, ov_device_name)
+    tensors: dict[str, Any] = {}
+    where = call(ov_device_name, "InferRequest.get_tensor", "<each port of two requests>") + " after infer()"
+    requests = [compiled.create_infer_request() for _ in range(2)]
+    inputs = [_models.make_inputs(model, seed) for seed in (21, 22)]
+    with no_error(where):
+        for k, request in enumerate(requests):
+            request.infer(inputs[k])
+        for k, request in enumerate(requests):
+            for i in range(2):
+                tensors[f"request {k} input {i}"] = request.get_input_tensor(i)
+                tensors[f"request {k} output {i}"] = request.get_output_tensor(i)
+    names = sorted(tensors)
+    shared = [(a, b) for n, a in enumerate(names) for b in names[n + 1:]
+              if np.shares_memory(tensors[a].data, tensors[b].data)]
+    assert_equal(shared, [], "tensors that share memory", where)
+    for k in range(2):
+        a, b = inputs[k]["data1"], inputs[k]["data2"]
+        for i, want in enumerate((np.concatenate([a, b], 1), np.concatenate([b, b], 1))):
+            assert_outputs_close(tensors[f"request {k} output {i}"].data, want, f"request {k} output {i}", where)

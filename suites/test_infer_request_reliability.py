@@ -4,7 +4,9 @@ optional (–), each checking one documented behaviour of the contract):
 * ``ov_infer_request``: start_async only starts a run (it returns while the completion callback is
   still blocked); the completion callback never runs on the thread that called start_async;
   wait() returns only after the run's completion callback has returned; the process's resident
-  memory does not grow with the number of inferences of one request.
+  memory does not grow with the number of inferences of one request; a run that fails inside
+  the device hands its error to the completion callback and to wait() (infer() raises it), and
+  the request works normally afterwards.
 * ``ov_compiled_model``: exporting one compiled model twice gives the same bytes (a reproducible
   blob: caches and artifact stores compare blobs).
 """
@@ -17,10 +19,12 @@ import threading
 import time
 from typing import Any
 
+import numpy as np
 import pytest
 
 from ovconform import properties as P
-from ovconform.assertions import assert_that, call, fail, no_error
+from ovconform.assertions import assert_equal, assert_outputs_close, assert_that, call, fail, no_error
+from ovconform.errors import OVConformError
 from ovconform.suites import _models
 from ovconform.suites._helpers import CALLBACK_START_S, PATIENCE_S
 
@@ -183,3 +187,90 @@ def test_export_is_deterministic(ov_core: Any, ov_device_name: str) -> None:
                   min(len(first), len(second)))
         fail("blobs", f"different ({len(first)} and {len(second)} bytes, first difference at byte {at})",
              "identical bytes", where)
+
+
+# -- a run that fails inside the device (_models.failing_model) --------------------------------------------
+GOOD_SHAPE, BAD_SHAPE = np.array([2, 3], np.int64), np.array([4, 4], np.int64)
+
+
+def _failing(core: Any, device: str) -> Any:
+    model = _models.failing_model()
+    with no_error(call(device, "compile_model+create_infer_request", model.friendly_name)):
+        return core.compile_model(model, device).create_infer_request()
+
+
+def _inputs(seed: int, shape: np.ndarray) -> dict[str, np.ndarray]:
+    return {"data": np.random.default_rng(seed).standard_normal(6).astype(np.float32), "shape": shape}
+
+
+def _check_good_run(request: Any, seed: int, how: str, where: str) -> None:
+    __tracebackhide__ = True
+    inputs = _inputs(seed, GOOD_SHAPE)
+    with no_error(where):
+        if how == "infer":
+            request.infer(inputs)
+        else:
+            request.start_async(inputs)
+            request.wait()
+        got = request.get_output_tensor(0).data
+    assert_outputs_close(got, inputs["data"].reshape(2, 3), "output", where)
+
+
+def test_failed_run_reaches_callback_and_wait(ov_core: Any, ov_device_name: str) -> None:
+    """(–) a run that fails inside the device (Reshape to [4, 4] of 6 values) calls the completion
+    callback once with the run's error (an exception, not None), wait() raises an OVConformError,
+    and a synchronous infer() of the same inputs raises one too."""
+    request = _failing(ov_core, ov_device_name)
+    received: list[Any] = []
+    done = threading.Event()
+
+    def callback(error: Any) -> None:
+        received.append(error)
+        done.set()
+
+    request.set_callback(callback)
+    where = call(ov_device_name, "InferRequest.start_async", "Reshape of 6 values to [4, 4]")
+    with no_error(where):
+        request.start_async(_inputs(1, BAD_SHAPE))
+    try:
+        request.wait()
+        raised: BaseException | None = None
+    except BaseException as e:  # noqa: BLE001 - judged below
+        raised = e
+    done.wait(PATIENCE_S)
+    request.set_callback(None)
+    assert_equal(len(received), 1, "completion callback calls", where)
+    assert_that(isinstance(received[0], BaseException), "error passed to the callback", received[0],
+                "the run's exception", where)
+    assert_that(isinstance(raised, OVConformError), "wait() after the failed run",
+                "returned normally" if raised is None else f"{type(raised).__name__}: {raised}",
+                "raises an OVConformError (the run's error)", where)
+    where = call(ov_device_name, "InferRequest.infer", "Reshape of 6 values to [4, 4]")
+    try:
+        request.infer(_inputs(2, BAD_SHAPE))
+    except OVConformError:
+        return
+    except Exception as e:  # noqa: BLE001 - the wrong error type is the failure
+        fail("error", f"{type(e).__name__}: {e}", "an OVConformError", where)
+    fail("error", "none (infer() returned)", "an OVConformError", where)
+
+
+def test_request_is_reusable_after_failed_run(ov_core: Any, ov_device_name: str) -> None:
+    """(–) after an asynchronous and a synchronous run that failed inside the device, the same
+    request runs good inputs normally, both ways, with the right outputs."""
+    request = _failing(ov_core, ov_device_name)
+    for how in ("async", "infer"):
+        failing = call(ov_device_name, f"InferRequest.{how}", "Reshape of 6 values to [4, 4]")
+        try:
+            if how == "infer":
+                request.infer(_inputs(3, BAD_SHAPE))
+            else:
+                request.start_async(_inputs(3, BAD_SHAPE))
+                request.wait()
+        except OVConformError:
+            pass
+        except Exception as e:  # noqa: BLE001 - the wrong error type is the failure
+            fail("error", f"{type(e).__name__}: {e}", "an OVConformError", failing)
+        for seed, again in ((4, "async"), (5, "infer")):
+            _check_good_run(request, seed, again, call(ov_device_name, f"InferRequest.{again}") +
+                            f" after a failed {how} run")

@@ -8,6 +8,8 @@
   blob is dropped and replaced by exactly one new blob.
 * Other caching fixtures (–, optional): compile from a file path and from memory (XML + weights,
   and XML with empty weights), a unicode cache path, two equal models sharing one blob.
+* Beyond OpenVINO (–, optional; seeds 000/002): a model loaded from the cache reports the
+  configuration it was compiled with, and that configuration is in force.
 
 OpenVINO *fails* CompareWithRefImpl when EXPORT_IMPORT is missing; here the capability marker
 skips it, naming what is missing (behaviours.md §5.2).
@@ -151,3 +153,32 @@ def test_compile_from_memory(ov_core: Any, ov_device_name: str, tmp_path: Path, 
             compiled = ov_core.compile_model((xml, weights), ov_device_name)
         inputs = _models.make_inputs(model)
         check_outputs(compiled.create_infer_request().infer(inputs), model, inputs, name, where)
+
+
+CACHED_CONFIG = {P.PERF_COUNT: True, P.EXECUTION_MODE_HINT: "PERFORMANCE"}
+
+
+def test_cache_hit_keeps_compile_config(ov_core: Any, ov_device_name: str, tmp_path: Path) -> None:
+    """(–) the second compile with CACHE_DIR and a compile configuration comes from the cache and
+    reports what the first reports for each key (the configuration travels in the blob, seed 000);
+    with PERF_COUNT on, its requests have profiling information."""
+    model = _models.build("conv_pool_relu")
+    ov_core.set_property({P.CACHE_DIR: str(tmp_path)})
+    first = _compile_with(ov_core, ov_device_name, model, CACHED_CONFIG, "fills the cache")
+    second = _compile_with(ov_core, ov_device_name, model, CACHED_CONFIG, "from the cache")
+    where = call(ov_device_name, "compile_model", model.friendly_name, CACHED_CONFIG) + " #2 with CACHE_DIR"
+    assert_equal(_loaded(second, ov_device_name), True, P.LOADED_FROM_CACHE, where)
+    for name in CACHED_CONFIG:
+        with no_error(call(ov_device_name, "CompiledModel.get_property", name)):
+            want, got = first.get_property(name), second.get_property(name)
+        assert_equal(P.to_string(got), P.to_string(want), f"{name} of the model loaded from the cache", where)
+    request = second.create_infer_request()
+    with no_error(where + "; infer + get_profiling_info"):
+        request.infer(_models.make_inputs(model))
+        info = request.get_profiling_info()
+    assert_equal(bool(info), True, "profiling information of the cached model (PERF_COUNT=True)", where)
+
+
+def _compile_with(core: Any, device: str, model: Any, config: dict[str, Any], what: str) -> Any:
+    with no_error(call(device, "compile_model", model.friendly_name, config) + f" ({what})"):
+        return core.compile_model(model, device, config)

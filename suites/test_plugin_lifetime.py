@@ -8,17 +8,25 @@ crash, a hang or an exception in a finalizer fails the test instead of the sessi
   LoadedTensor, LoadedAny, LoadedRemoteContext — M. LoadedRemoteContext needs a remote context,
   which a device declares here with the ``REMOTE_CONTEXT`` capability (there is no standard
   declaration; see test_plugin_remote).
-* OVHoldersTestOnImportedNetwork: LoadedTensor, CreateRequestWithCoreRemoved — M(HW), optional
-  here (REFERENCE is a software device), and they need EXPORT_IMPORT.
+* OVHoldersTestOnImportedNetwork: LoadedTensor, CreateRequestWithCoreRemoved — M(HW): mandatory
+  for a hardware device (:func:`~ovconform.suites._helpers.hardware_scope`), optional otherwise;
+  they need EXPORT_IMPORT.
+* Beyond OpenVINO (–, optional; seed 002: "the destructor stops all activity and clears its
+  executors"): threads and executors do not grow over 50 compile/run/release cycles, on one Core
+  and with a new Core (so a new plugin instance) per cycle. Counted in a child interpreter, so no
+  other test's threads come and go meanwhile: OS threads (native ones included) and, for a
+  device built on ovconform's executors, the executor manager's executors.
 """
 
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import pytest
 
 from ovconform.assertions import call
+from ovconform.suites._helpers import hardware_scope
 from ovconform.suites._subprocess import assert_clean_exit, run_snippet
 
 pytestmark = pytest.mark.entity("ov_plugin")
@@ -117,9 +125,11 @@ assert name.split(".")[0] == DEVICE, f"device={name!r}, but should be {DEVICE!r}
 
 
 @pytest.mark.capability("EXPORT_IMPORT")
-def test_imported_loaded_tensor(ov_plugin_spec: str, ov_device_name: str) -> None:
+def test_imported_loaded_tensor(request: pytest.FixtureRequest, ov_core: Any, ov_plugin_spec: str,
+                                ov_device_name: str) -> None:
     """OVHoldersTestOnImportedNetwork.LoadedTensor (M(HW)): a Tensor of an imported model's request
     outlives the request, the model and the Core."""
+    hardware_scope(request, ov_core, ov_device_name)
     body = _SETUP + """
 imported = core.import_model(compiled.export_model(), DEVICE)
 request = imported.create_infer_request()
@@ -134,9 +144,11 @@ assert np.array_equal(tensor.data, want), f"tensor={tensor.data.ravel()[:6]}...,
 
 
 @pytest.mark.capability("EXPORT_IMPORT")
-def test_imported_create_request_with_core_removed(ov_plugin_spec: str, ov_device_name: str) -> None:
+def test_imported_create_request_with_core_removed(request: pytest.FixtureRequest, ov_core: Any, ov_plugin_spec: str,
+                                                   ov_device_name: str) -> None:
     """OVHoldersTestOnImportedNetwork.CreateRequestWithCoreRemoved (M(HW)): an imported model makes
     and runs requests after its Core is gone."""
+    hardware_scope(request, ov_core, ov_device_name)
     body = _SETUP + """
 imported = core.import_model(compiled.export_model(), DEVICE)
 del request, compiled, core
@@ -147,3 +159,66 @@ want = np.maximum(inputs["data"], 0)
 assert np.array_equal(result, want), f"output={result.ravel()[:6]}..., but should be {want.ravel()[:6]}..."
 """
     _run(ov_plugin_spec, ov_device_name, body, "create_infer_request on an imported model without its Core")
+
+
+#: Compile/run/release cycles, and how many more threads or executors than before them are tolerated
+#: (threads a runtime starts once, lazily, e.g. a BLAS pool on its first big product).
+CYCLES, SLACK = 50, 3
+_GROWTH = """
+import threading, time
+from ovconform.suites._helpers import os_thread_count
+try:
+    from ovconform.api import get_executor_manager
+    executors = get_executor_manager().executors_number
+except ImportError:
+    executors = lambda: 0
+model = models.build("conv_pool_relu")
+inputs = models.make_inputs(model)
+shared = new_core()
+
+
+def cycle():
+    core = {core}
+    compiled = core.compile_model(model, DEVICE)
+    request = compiled.create_infer_request()
+    request.start_async(inputs)
+    request.wait()
+    request.infer(inputs)
+
+
+def settled():
+    # threads of released executors end on their own: wait until the count stops falling
+    gc.collect()
+    last, deadline = os_thread_count(), time.monotonic() + 5
+    while time.monotonic() < deadline:
+        time.sleep(0.05)
+        gc.collect()
+        now = os_thread_count()
+        if now >= last and now <= before_threads + {slack}:
+            break
+        last = now
+    return os_thread_count(), executors()
+
+
+for _ in range(3):  # whatever a device starts once
+    cycle()
+before_threads = 10 ** 6
+before_threads, before_executors = settled()
+for i in range({cycles}):
+    cycle()
+after_threads, after_executors = settled()
+grown = (after_threads - before_threads, after_executors - before_executors)
+assert max(grown) <= {slack}, (
+    f"threads, executors after {cycles} compile/run/release cycles grew by {{grown}} "
+    f"({{before_threads}} -> {{after_threads}} threads, {{before_executors}} -> {{after_executors}} executors), "
+    f"but should grow by at most {slack}")
+"""
+
+
+@pytest.mark.parametrize("core", ["one_core", "core_per_cycle"])
+def test_threads_and_executors_do_not_grow(ov_plugin_spec: str, ov_device_name: str, core: str) -> None:
+    """(–) 50 cycles of compile_model, an asynchronous and a synchronous run, and release (of the
+    compiled model and request; with ``core_per_cycle`` also of the Core and so of the plugin
+    instance) leave no more threads or executors than before them (up to 3)."""
+    body = _GROWTH.format(core="shared" if core == "one_core" else "new_core()", cycles=CYCLES, slack=SLACK)
+    _run(ov_plugin_spec, ov_device_name, body, f"compile_model/infer/release x{CYCLES} ({core})")

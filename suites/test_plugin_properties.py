@@ -15,9 +15,17 @@ Rows of behaviours.md §1.1 covered here, with their scope:
 M(HW) rows — the hardware-only mandatory read-only list (DEVICE_ARCHITECTURE, DEVICE_TYPE,
 EXECUTION_DEVICES, AVAILABLE_DEVICES, EXECUTION_MODE_HINT, INFERENCE_PRECISION_HINT),
 NUM_STREAMS round-trips, OVCheckChangePropComplieModleGetPropTests_DEVICE_ID and
-_InferencePrecision, OVGetMetricPropsTest and OVGetAvailableDevicesPropsTest — are treated as
-optional: REFERENCE is a software device. They skip (``requires_property``) when the device does
-not list the property.
+_InferencePrecision, OVGetMetricPropsTest and OVGetAvailableDevicesPropsTest — are mandatory for a
+hardware device and optional for a software one (:func:`~ovconform.suites._helpers.hardware_scope`:
+a device is hardware when it reports DEVICE_TYPE, or declares ``hardware = True``; meta devices
+never are). On a hardware device a property they need that is not listed fails the test, as in
+OpenVINO; on a software device it skips it.
+
+Beyond OpenVINO's bodies: a value set on the plugin is the one a model compiled afterwards
+reports (not only what get_property echoes back); a key passed to compile_model beats the same
+key set on the Core or the plugin, for that compile only; DEVICE_ID reaches the compiled model,
+its EXECUTION_DEVICES and query_model's answer; concurrent ``set_property`` calls lose no
+update (test_plugin_threading).
 """
 
 from __future__ import annotations
@@ -41,6 +49,7 @@ from ovconform.assertions import (
 from ovconform.errors import NotFoundError, OVConformError, PropertyError
 from ovconform.ir import ALL_TYPES, Type
 from ovconform.suites import _models
+from ovconform.suites._helpers import hardware_scope
 
 pytestmark = pytest.mark.entity("ov_plugin")
 
@@ -206,10 +215,14 @@ def test_get_supported_ro_property_full_device_name(ov_core: Any, ov_device_name
     _check_ro(ov_core, ov_device_name, P.FULL_DEVICE_NAME)
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.requires_property(n))
-                                  for n in RO_MANDATORY_HW + RO_OPTIONAL])
-def test_get_supported_ro_property(ov_core: Any, ov_device_name: str, name: str) -> None:
-    """OVCheckGetSupportedROMetricsPropsTests.ChangeCorrectProperties: the M(HW) and optional lists."""
+@pytest.mark.parametrize("name", [*RO_MANDATORY_HW, *(pytest.param(n, marks=pytest.mark.requires_property(n))
+                                                      for n in RO_OPTIONAL)])
+def test_get_supported_ro_property(request: pytest.FixtureRequest, ov_core: Any, ov_device_name: str,
+                                   name: str) -> None:
+    """OVCheckGetSupportedROMetricsPropsTests.ChangeCorrectProperties: the M(HW) list (mandatory
+    for a hardware device, which must list them) and the optional list."""
+    if name in RO_MANDATORY_HW:
+        hardware_scope(request, ov_core, ov_device_name, name)
     _check_ro(ov_core, ov_device_name, name)
 
 
@@ -218,7 +231,8 @@ RW_MANDATORY = [(P.PERFORMANCE_HINT, "LATENCY"), (P.PERFORMANCE_HINT, "THROUGHPU
                 (P.PERFORMANCE_HINT, "CUMULATIVE_THROUGHPUT"), (P.PERFORMANCE_HINT_NUM_REQUESTS, 1),
                 (P.EXECUTION_MODE_HINT, "PERFORMANCE"), (P.EXECUTION_MODE_HINT, "ACCURACY"),
                 (P.PERF_COUNT, True), (P.PERF_COUNT, False)]
-RW_OPTIONAL = [(P.NUM_STREAMS, 3), (P.INFERENCE_NUM_THREADS, 1), (P.COMPILATION_NUM_THREADS, 1),
+RW_HARDWARE = [(P.NUM_STREAMS, 3)]
+RW_OPTIONAL = [(P.INFERENCE_NUM_THREADS, 1), (P.COMPILATION_NUM_THREADS, 1),
                (P.ENABLE_HYPER_THREADING, True), (P.ENABLE_HYPER_THREADING, False), (P.ENABLE_CPU_PINNING, True),
                (P.ENABLE_CPU_PINNING, False), (P.SCHEDULING_CORE_TYPE, "ANY_CORE"),
                (P.SCHEDULING_CORE_TYPE, "PCORE_ONLY"), (P.SCHEDULING_CORE_TYPE, "ECORE_ONLY"),
@@ -240,11 +254,28 @@ def _check_rw(core: Any, device: str, name: str, value: Any) -> None:
     assert_that(default is not None, f"default {name}", default, "a value", call(device, "get_property", name))
     with no_error(call(device, "set_property", {name: value})):
         core.set_property(device, {name: value})
-    _compile(core, device)
+    compiled = _compile(core, device)
     where = call(device, "get_property", name)
     with no_error(where):
         got = core.get_property(device, name)
     assert_equal(P.to_string(got), _canonical(name, value), name, f"{where} after set_property({name}={value!r})")
+    _check_compiled_value(compiled, device, name, value)
+
+
+def _check_compiled_value(compiled: Any, device: str, name: str, value: Any) -> None:
+    """A model compiled after ``set_property(name=value)`` reports ``value`` for ``name``, when its
+    compiled model answers ``name`` at all (a value only echoed back by the plugin, never used for
+    compiling, is caught here)."""
+    __tracebackhide__ = True
+    where = (call(device, "CompiledModel.get_property", name)
+             + f" of a model compiled after set_property({name}={value!r})")
+    try:
+        got = compiled.get_property(name)
+    except PropertyError:
+        return
+    except OVConformError as e:
+        fail("error", f"{type(e).__name__}: {e}", "a value or PropertyError", where)
+    assert_equal(P.to_string(got), _canonical(name, value), name, where)
 
 
 @pytest.mark.mandatory
@@ -257,13 +288,22 @@ def test_set_supported_rw_property_mandatory(ov_core: Any, ov_device_name: str, 
 @pytest.mark.parametrize(("name", "value"), [pytest.param(n, v, marks=pytest.mark.requires_property(n))
                                              for n, v in RW_OPTIONAL], ids=[_rw_id(i) for i in RW_OPTIONAL])
 def test_set_supported_rw_property_optional(ov_core: Any, ov_device_name: str, name: str, value: Any) -> None:
-    """OVCheckSetSupportedRWMetricsPropsTests.ChangeCorrectProperties (optional values; NUM_STREAMS is M(HW))."""
+    """OVCheckSetSupportedRWMetricsPropsTests.ChangeCorrectProperties (optional values)."""
+    _check_rw(ov_core, ov_device_name, name, value)
+
+
+@pytest.mark.parametrize(("name", "value"), RW_HARDWARE, ids=[_rw_id(i) for i in RW_HARDWARE])
+def test_set_supported_rw_property_hardware(request: pytest.FixtureRequest, ov_core: Any, ov_device_name: str,
+                                            name: str, value: Any) -> None:
+    """OVCheckSetSupportedRWMetricsPropsTests.ChangeCorrectProperties (NUM_STREAMS=3: M(HW))."""
+    hardware_scope(request, ov_core, ov_device_name, name)
     _check_rw(ov_core, ov_device_name, name, value)
 
 
 RW_BAD_MANDATORY = [(P.PERFORMANCE_HINT, -1), (P.PERFORMANCE_HINT_NUM_REQUESTS, -10), (P.EXECUTION_MODE_HINT, 5),
                     (P.PERF_COUNT, -1)]
-RW_BAD_OPTIONAL = [(P.NUM_STREAMS, -10), (P.INFERENCE_NUM_THREADS, -1), (P.COMPILATION_NUM_THREADS, -1),
+RW_BAD_HARDWARE = [(P.NUM_STREAMS, -10)]
+RW_BAD_OPTIONAL = [(P.INFERENCE_NUM_THREADS, -1), (P.COMPILATION_NUM_THREADS, -1),
                    (P.ENABLE_HYPER_THREADING, -1), (P.ENABLE_CPU_PINNING, -1), (P.SCHEDULING_CORE_TYPE, -1),
                    (P.ENABLE_MMAP, -10), (P.LOG_LEVEL, -3)]
 
@@ -294,39 +334,75 @@ def test_set_incorrect_rw_property_mandatory(ov_core: Any, ov_device_name: str, 
 @pytest.mark.parametrize(("name", "value"), [pytest.param(n, v, marks=pytest.mark.requires_property(n))
                                              for n, v in RW_BAD_OPTIONAL], ids=[_rw_id(i) for i in RW_BAD_OPTIONAL])
 def test_set_incorrect_rw_property_optional(ov_core: Any, ov_device_name: str, name: str, value: Any) -> None:
-    """OVCheckSetIncorrectRWMetricsPropsTests.ChangeIncorrectProperties (optional values; NUM_STREAMS is M(HW))."""
+    """OVCheckSetIncorrectRWMetricsPropsTests.ChangeIncorrectProperties (optional values)."""
     _check_rw_incorrect(ov_core, ov_device_name, name, value)
 
 
-# -- M(HW) groups, optional here -------------------------------------------------------------------
+@pytest.mark.parametrize(("name", "value"), RW_BAD_HARDWARE, ids=[_rw_id(i) for i in RW_BAD_HARDWARE])
+def test_set_incorrect_rw_property_hardware(request: pytest.FixtureRequest, ov_core: Any, ov_device_name: str,
+                                            name: str, value: Any) -> None:
+    """OVCheckSetIncorrectRWMetricsPropsTests.ChangeIncorrectProperties (NUM_STREAMS=-10: M(HW))."""
+    hardware_scope(request, ov_core, ov_device_name, name)
+    _check_rw_incorrect(ov_core, ov_device_name, name, value)
+
+
+# -- M(HW) groups: mandatory for a hardware device ---------------------------------------------------
 def _ids(core: Any, device: str) -> list[str]:
     with no_error(call(device, "get_property", P.AVAILABLE_DEVICES)):
         return [str(i) for i in core.get_property(device, P.AVAILABLE_DEVICES)]
 
 
-@pytest.mark.requires_property(P.DEVICE_ID)
-def test_change_device_id_compile_and_get(ov_core: Any, ov_device_name: str) -> None:
-    """OVCheckChangePropComplieModleGetPropTests_DEVICE_ID.ChangeCorrectDeviceProperties (M(HW))."""
+def test_change_device_id_compile_and_get(request: pytest.FixtureRequest, ov_core: Any, ov_device_name: str) -> None:
+    """OVCheckChangePropComplieModleGetPropTests_DEVICE_ID.ChangeCorrectDeviceProperties (M(HW)):
+    for each id of AVAILABLE_DEVICES, FULL_DEVICE_NAME answers for it, DEVICE_ID set to it reads
+    back, and — beyond OpenVINO's echo — a model compiled then reports that DEVICE_ID, runs on
+    that device (EXECUTION_DEVICES) and query_model answers for it. A device without ids (``""``)
+    is checked with its current DEVICE_ID."""
+    hardware_scope(request, ov_core, ov_device_name, P.DEVICE_ID, P.AVAILABLE_DEVICES)
+    model = _models.build("relu")
     for device_id in _ids(ov_core, ov_device_name):
         args = {P.DEVICE_ID: device_id} if device_id else {}
         where = call(ov_device_name, "get_property", P.FULL_DEVICE_NAME, args)
         with no_error(where):
             full_name = ov_core.get_plugin(ov_device_name).get_property(P.FULL_DEVICE_NAME, args)
         assert_not_empty(full_name, P.FULL_DEVICE_NAME, where)
-        if not device_id:
-            continue
-        with no_error(call(ov_device_name, "set_property", args)):
-            ov_core.set_property(ov_device_name, args)
-        _compile(ov_core, ov_device_name)
-        got = ov_core.get_property(ov_device_name, P.DEVICE_ID)
-        assert_equal(str(got), device_id, P.DEVICE_ID, call(ov_device_name, "get_property", P.DEVICE_ID))
+        if device_id:
+            with no_error(call(ov_device_name, "set_property", args)):
+                ov_core.set_property(ov_device_name, args)
+        with no_error(call(ov_device_name, "get_property", P.DEVICE_ID)):
+            current = str(ov_core.get_property(ov_device_name, P.DEVICE_ID))
+        if device_id:
+            assert_equal(current, device_id, P.DEVICE_ID, call(ov_device_name, "get_property", P.DEVICE_ID))
+        _check_runs_on(ov_core, ov_device_name, model, current)
 
 
-@pytest.mark.requires_property(P.INFERENCE_PRECISION_HINT)
+def _check_runs_on(core: Any, device: str, model: Any, device_id: str) -> None:
+    """A model compiled now reports ``device_id``, runs on ``DEV[.device_id]``, and query_model
+    answers ``DEV[.device_id]``."""
+    __tracebackhide__ = True
+    compiled = _compile(core, device)
+    allowed = [device, f"{device}.{device_id}"] if device_id else [device]
+    where = call(device, "CompiledModel.get_property", P.EXECUTION_DEVICES) + f" with DEVICE_ID={device_id!r}"
+    with no_error(where):
+        executing = [str(d) for d in compiled.get_property(P.EXECUTION_DEVICES)]
+    assert_not_empty(executing, P.EXECUTION_DEVICES, where)
+    for name in executing:
+        assert_in(name, allowed, "EXECUTION_DEVICES entry", where)
+    if device_id:
+        _check_compiled_value(compiled, device, P.DEVICE_ID, device_id)
+    where = call(device, "query_model", model.friendly_name) + f" with DEVICE_ID={device_id!r}"
+    with no_error(where):
+        answer = dict(core.query_model(model, device))
+    for op, target in sorted(answer.items()):
+        assert_in(str(target), allowed, f"device query_model answered for {op!r}", where)
+
+
 @pytest.mark.parametrize("element_type", [t.name for t in ALL_TYPES])
-def test_inference_precision_accepted_or_explained(ov_core: Any, ov_device_name: str, element_type: str) -> None:
+def test_inference_precision_accepted_or_explained(request: pytest.FixtureRequest, ov_core: Any, ov_device_name: str,
+                                                   element_type: str) -> None:
     """OVCheckChangePropComplieModleGetPropTests_InferencePrecision (M(HW)): an accepted type reads
     back; a refused one says "Wrong value"/"Unsupported precision" and lists "Supported values"."""
+    hardware_scope(request, ov_core, ov_device_name, P.INFERENCE_PRECISION_HINT)
     props = {P.INFERENCE_PRECISION_HINT: element_type}
     where = call(ov_device_name, "set_property", props)
     try:
@@ -343,9 +419,10 @@ def test_inference_precision_accepted_or_explained(ov_core: Any, ov_device_name:
     assert_equal(P.to_string(got), element_type, P.INFERENCE_PRECISION_HINT, where)
 
 
-@pytest.mark.requires_property(P.INFERENCE_PRECISION_HINT)
-def test_inference_precision_at_least_one_accepted(ov_core: Any, ov_device_name: str) -> None:
+def test_inference_precision_at_least_one_accepted(request: pytest.FixtureRequest, ov_core: Any,
+                                                   ov_device_name: str) -> None:
     """OVCheckChangePropComplieModleGetPropTests_InferencePrecision (M(HW)): some type is accepted."""
+    hardware_scope(request, ov_core, ov_device_name, P.INFERENCE_PRECISION_HINT)
     accepted = []
     for t in ALL_TYPES:
         try:
@@ -368,10 +445,10 @@ def test_model_dependent_property(ov_core: Any, ov_device_name: str, name: str) 
     assert_that(value >= 1, name, value, ">= 1", where)
 
 
-@pytest.mark.requires_property(P.AVAILABLE_DEVICES)
-def test_available_devices_and_full_names(ov_core: Any, ov_device_name: str) -> None:
+def test_available_devices_and_full_names(request: pytest.FixtureRequest, ov_core: Any, ov_device_name: str) -> None:
     """OVGetMetricPropsTest.GetMetricAndPrintNoThrow_AVAILABLE_DEVICES and
     GetMetriDeviceFullNameWithoutAdditionalTerminatorChars (M(HW))."""
+    hardware_scope(request, ov_core, ov_device_name, P.AVAILABLE_DEVICES)
     ids = _ids(ov_core, ov_device_name)
     assert_not_empty(ids, P.AVAILABLE_DEVICES, call(ov_device_name, "get_property", P.AVAILABLE_DEVICES))
     for device_id in ids:
@@ -383,9 +460,9 @@ def test_available_devices_and_full_names(ov_core: Any, ov_device_name: str) -> 
         assert_that("\x00" not in name, P.FULL_DEVICE_NAME, name, "no embedded NUL", where)
 
 
-@pytest.mark.requires_property(P.OPTIMIZATION_CAPABILITIES)
-def test_optimization_capabilities_values(ov_core: Any, ov_device_name: str) -> None:
+def test_optimization_capabilities_values(request: pytest.FixtureRequest, ov_core: Any, ov_device_name: str) -> None:
     """OVGetMetricPropsTest.GetMetricAndPrintNoThrow_OPTIMIZATION_CAPABILITIES (M(HW))."""
+    hardware_scope(request, ov_core, ov_device_name, P.OPTIMIZATION_CAPABILITIES)
     where = call(ov_device_name, "get_property", P.OPTIMIZATION_CAPABILITIES)
     with no_error(where):
         caps = ov_core.get_property(ov_device_name, P.OPTIMIZATION_CAPABILITIES)
@@ -417,8 +494,10 @@ def test_range_for_streams(ov_core: Any, ov_device_name: str) -> None:
     assert_that(1 <= value[0] <= value[1], P.RANGE_FOR_STREAMS, value, "(start, end) with 1 <= start <= end", where)
 
 
-def test_get_available_devices_contains_target(ov_core: Any, ov_device_name: str) -> None:
+def test_get_available_devices_contains_target(request: pytest.FixtureRequest, ov_core: Any,
+                                              ov_device_name: str) -> None:
     """OVGetAvailableDevicesPropsTest.GetAvailableDevicesNoThrow (M(HW))."""
+    hardware_scope(request, ov_core, ov_device_name)
     where = call("Core", "get_available_devices")
     with no_error(where):
         devices = ov_core.get_available_devices()
@@ -448,6 +527,43 @@ def test_core_and_compile_properties_work_together(ov_core: Any, ov_device_name:
         with no_error(where):
             got = compiled.get_property(name)
         assert_equal(P.to_string(got), _canonical(name, want), name, where)
+
+
+SAME_KEY = [(P.PERF_COUNT, True, False), (P.PERFORMANCE_HINT, "THROUGHPUT", "LATENCY")]
+
+
+@pytest.mark.mandatory
+@pytest.mark.parametrize("scope", ["device", "core"])
+@pytest.mark.parametrize(("name", "stored", "passed"), SAME_KEY, ids=[k for k, _, _ in SAME_KEY])
+def test_compile_config_beats_core_config(ov_core: Any, ov_device_name: str, name: str, stored: Any, passed: Any,
+                                          scope: str) -> None:
+    """(–, seeds 001/002: a compile configuration is the plugin's configuration overridden by the
+    compile_model call's) a key set on the device (``Core.set_property(dev, ...)``) or on the Core
+    (``Core.set_property({...})``) and passed again to compile_model with another value: the
+    compiled model has the passed value, the device keeps the stored one, and the next compile
+    without the key gets the stored one."""
+    props = {name: stored}
+    setting = call(ov_device_name, "set_property", props) if scope == "device" else call("Core", "set_property", props)
+    with no_error(setting):
+        if scope == "device":
+            ov_core.set_property(ov_device_name, props)
+        else:
+            ov_core.set_property(props)
+    compiled = _compile(ov_core, ov_device_name, {name: passed})
+    where = (call(ov_device_name, "CompiledModel.get_property", name)
+             + f" after {setting} and compile_model({name}={passed!r})")
+    with no_error(where):
+        got = compiled.get_property(name)
+    assert_equal(P.to_string(got), _canonical(name, passed), f"{name} of the compiled model", where)
+    where = call(ov_device_name, "get_property", name) + f" after compile_model({name}={passed!r})"
+    with no_error(where):
+        kept = ov_core.get_property(ov_device_name, name)
+    assert_equal(P.to_string(kept), _canonical(name, stored), f"{name} of the device (stored before)", where)
+    later = _compile(ov_core, ov_device_name)
+    where = call(ov_device_name, "CompiledModel.get_property", name) + f" of a later compile without {name}"
+    with no_error(where):
+        got = later.get_property(name)
+    assert_equal(P.to_string(got), _canonical(name, stored), f"{name} of the next compiled model", where)
 
 
 @pytest.mark.requires_property(P.DEVICE_ID)

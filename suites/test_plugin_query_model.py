@@ -3,7 +3,8 @@
 * OVClassModelTestP: QueryModelActualNoThrow, QueryModelWithKSO — M.
 * OVClassQueryModelTest: QueryModelWithMatMul, the ``DEV.<id>`` query (the intent of
   QueryModelHETEROWithDeviceIDNoThrow; there is no HETERO here), QueryModelWithBigDeviceIDThrows,
-  QueryModelWithInvalidDeviceIDThrows — M(HW), optional here: REFERENCE is a software device.
+  QueryModelWithInvalidDeviceIDThrows — M(HW): mandatory for a hardware device
+  (:func:`~ovconform.suites._helpers.hardware_scope`), optional otherwise.
 * Beyond OpenVINO (–, optional): every op of every suite model is reported, the answer names the
   device, and what query_model declares supported really compiles and computes the right numbers
   (harness-notes: "declared supported but failed" is its own failure).
@@ -26,10 +27,12 @@ from ovconform.assertions import (
     assert_outputs_close,
     assert_raises_ov_error,
     call,
+    fail,
     no_error,
 )
 from ovconform.errors import OVConformError
 from ovconform.suites import _models
+from ovconform.suites._helpers import hardware_scope
 
 pytestmark = pytest.mark.entity("ov_plugin")
 
@@ -41,11 +44,16 @@ def _query(core: Any, device: str, model: Model) -> dict[str, str]:
 
 
 def _assert_all_supported(core: Any, device: str, model: Model) -> None:
+    """Every op of ``model`` is in the answer; the failure names the ops the device left out."""
     __tracebackhide__ = True
     answer = _query(core, device, model)
     where = call(device, "query_model", model.friendly_name)
-    for node in model.get_ordered_ops():
-        assert_in(node.friendly_name, answer, f"supported op ({node.type_name})", where)
+    missing = [f"{n.friendly_name!r} ({n.type_name})" for n in model.get_ordered_ops() if n.friendly_name not in answer]
+    if missing:
+        fail("ops missing from the query_model answer", ", ".join(missing),
+             f"none: every op of {model.friendly_name} reported supported (the device left these out of its "
+             f"answer, i.e. declared them not supported; it answered {len(answer)} of "
+             f"{len(model.get_ordered_ops())} ops)", where)
 
 
 @pytest.mark.mandatory
@@ -62,23 +70,26 @@ def test_query_model_with_kso(ov_core: Any, ov_device_name: str) -> None:
     _assert_all_supported(ov_core, ov_device_name, _models.build("kso"))
 
 
-def test_query_model_with_matmul(ov_core: Any, ov_device_name: str) -> None:
+def test_query_model_with_matmul(request: pytest.FixtureRequest, ov_core: Any, ov_device_name: str) -> None:
     """OVClassQueryModelTest.QueryModelWithMatMul (M(HW)): ShapeOf/Gather/Concat/Reshape/MatMul."""
+    hardware_scope(request, ov_core, ov_device_name)
     _assert_all_supported(ov_core, ov_device_name, _models.build("shapeof_matmul"))
 
 
-@pytest.mark.requires_property(P.DEVICE_ID)
-def test_query_model_with_device_id(ov_core: Any, ov_device_name: str) -> None:
+def test_query_model_with_device_id(request: pytest.FixtureRequest, ov_core: Any, ov_device_name: str) -> None:
     """OVClassQueryModelTest.QueryModelHETEROWithDeviceIDNoThrow's intent (M(HW)): ``DEV.<id>`` works
     (plain ``DEV`` for a device whose DEVICE_ID is empty: it has no ``DEV.<id>`` form)."""
+    hardware_scope(request, ov_core, ov_device_name, P.DEVICE_ID)
     device_id = str(ov_core.get_property(ov_device_name, P.DEVICE_ID))
     device = f"{ov_device_name}.{device_id}" if device_id else ov_device_name
     _assert_all_supported(ov_core, device, _models.build("relu"))
 
 
 @pytest.mark.parametrize("suffix", ["110", "l0"], ids=["big_id", "invalid_id"])
-def test_query_model_with_bad_device_id_throws(ov_core: Any, ov_device_name: str, suffix: str) -> None:
+def test_query_model_with_bad_device_id_throws(request: pytest.FixtureRequest, ov_core: Any, ov_device_name: str,
+                                               suffix: str) -> None:
     """OVClassQueryModelTest.QueryModelWithBigDeviceIDThrows / QueryModelWithInvalidDeviceIDThrows (M(HW))."""
+    hardware_scope(request, ov_core, ov_device_name)
     device = f"{ov_device_name}.{suffix}"
     model = _models.build("relu")
     assert_raises_ov_error(OVConformError, ov_core.query_model, model, device,
