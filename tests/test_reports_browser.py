@@ -34,6 +34,7 @@ def _chromium() -> str | None:
 
 
 CHROMIUM = _chromium()
+BROWSER = CHROMIUM or "chromium"  # the tests skip when there is none
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium found (apt-get install -y chromium, or set "
                                                           "OVCONFORM_CHROMIUM to a Chromium/Chrome binary)")
 
@@ -64,7 +65,7 @@ def dom(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     for view, fragment in VIEWS.items():
         profile = tempfile.mkdtemp(prefix="ovconform-chromium-")
         profiles.append(profile)
-        cmd = [CHROMIUM, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--dump-dom",
+        cmd = [BROWSER, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--dump-dom",
                page.as_uri() + (f"#{fragment}" if fragment else "")]
         procs[view] = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
@@ -127,8 +128,8 @@ def test_name_opset_and_device_filters(dom: dict[str, str]) -> None:
     opset8 = dom["opset8"]
     assert (count(opset8, "ops"), count(opset8, "failures")) == (1, 0) and ">Softmax<" in opset8
     only_b = dom["device_b"]
-    header = re.search(r'<table id="ops"[^>]*><thead>(.*?)</thead>', only_b).group(1)
-    assert ">B<" in header and ">A<" not in header
+    header = re.search(r'<table id="ops"[^>]*><thead>(.*?)</thead>', only_b)
+    assert header is not None and ">B<" in header.group(1) and ">A<" not in header.group(1)
     assert count(only_b, "failures") == 1 and "repro/A/relu.xml" not in only_b
 
 
@@ -142,7 +143,7 @@ def _dump(page: Path, fragment: str = "") -> str:
     """The DOM of ``page`` after its script ran, without the scripts (the inline data names every test)."""
     profile = tempfile.mkdtemp(prefix="ovconform-chromium-")
     try:
-        cmd = [CHROMIUM, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--dump-dom",
+        cmd = [BROWSER, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--dump-dom",
                page.as_uri() + (f"#{fragment}" if fragment else "")]
         text = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False).stdout
     finally:
@@ -196,7 +197,7 @@ class DevTools:
             os.dup2(to_chrome, 3)
             os.dup2(from_chrome, 4)
 
-        self.proc = subprocess.Popen([CHROMIUM, *CHROMIUM_FLAGS, f"--user-data-dir={self.profile}",
+        self.proc = subprocess.Popen([BROWSER, *CHROMIUM_FLAGS, f"--user-data-dir={self.profile}",
                                       "--remote-debugging-pipe", url], pass_fds=(3, 4), preexec_fn=wire,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(to_chrome)

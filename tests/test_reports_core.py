@@ -228,7 +228,7 @@ def test_html_is_self_contained_and_references_nothing_outside() -> None:
 
 # ---- merge ----------------------------------------------------------------------------------------
 
-def test_merge_reference_and_faulty_renders_in_every_format(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+def test_merge_reference_and_faulty_renders_in_every_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     faulty = faulty_from(sample())
     out = tmp_path / "merged.json"
     assert main(["report", "merge", str(SAMPLE), write(tmp_path, "f.json", faulty), "-o", str(out)]) == 0
@@ -276,7 +276,7 @@ def _flip(doc: dict[str, Any], index: int, status: str) -> dict[str, Any]:
     return out
 
 
-def test_diff_exits_1_on_an_injected_regression(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+def test_diff_exits_1_on_an_injected_regression(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     base = sample()
     i = next(i for i, r in enumerate(base["records"]) if r["status"] == "passed")
     new = write(tmp_path, "new.json", _flip(base, i, "crashed"))
@@ -286,7 +286,7 @@ def test_diff_exits_1_on_an_injected_regression(tmp_path: Path, capsys: pytest.C
     assert main(["report", "diff", str(SAMPLE), new]) == 0  # without --fail-on it only reports
 
 
-def test_diff_reports_a_fixed_test_and_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+def test_diff_reports_a_fixed_test_and_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     base = sample()
     i = next(i for i, r in enumerate(base["records"]) if r["status"] == "passed")
     old = write(tmp_path, "old.json", _flip(base, i, "failed"))
@@ -323,7 +323,7 @@ def test_diff_gives_pass_rate_deltas_per_entity_and_per_op() -> None:
     assert re.search(r"X\s+op:Relu-opset1\s+50.00%\s+100.00%\s+\+50.00", text), text
 
 
-def test_cli_reports_bad_input_with_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+def test_cli_reports_bad_input_with_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = write(tmp_path, "bad.json", {"schema_version": "1.0"})
     assert main(["report", "diff", bad, str(SAMPLE), "--fail-on", "regression"]) == 2
     err = capsys.readouterr().err
