@@ -37,8 +37,8 @@ from reference_plugin.ops import OpRun, build_kernel, load_op
 if TYPE_CHECKING:
     from ovconform.ir import Node
 
-__all__ = ["EXACT", "Bound", "Route", "accumulation", "fast_class", "formula_of", "kernel_route", "make_kernel",
-           "routes", "ulp", "writer_for", "writer_route"]
+__all__ = ["EXACT", "PROGRAM_ROUTES", "Bound", "ProgramRoute", "Route", "accumulation", "fast_class", "formula_of",
+           "kernel_route", "make_kernel", "route_class", "routes", "ulp", "writer_for", "writer_route"]
 
 M = TypeVar("M", bound=type)
 
@@ -47,11 +47,12 @@ M = TypeVar("M", bound=type)
 class Bound:
     """How far a route's result may be from its formula's.
 
-    ``exact``: bit for bit (NaN where the formula has NaN). ``ulp``: within ``ulp`` units in the
-    last place of the output type (NaN where the formula has NaN). ``accumulation``: a sum of
-    products, ``|fast - formula| <= factor * e * sqrt(K) * sum(|a*b|)`` (``e`` half the epsilon of
-    the computing type, ``K`` the number of terms), the two summation orders' rounding.
-    ``note`` says where another limit applies instead.
+    ``exact``: bit for bit. ``ulp``: within ``ulp`` units in the last place of the output type,
+    NaN exactly where the formula has NaN and the same infinities. ``accumulation``: a sum of
+    products, ``|fast - formula| <= factor * e * sqrt(K) * sum(|a*b|)`` (``e`` the machine epsilon
+    of the computing type, 2**-23 for float32, ``K`` the number of terms): the two summation
+    orders' rounding; NaN and infinities as the formula's. ``note`` says where another limit
+    applies instead.
     """
 
     kind: Literal["exact", "ulp", "accumulation"]
@@ -113,6 +114,30 @@ class Route:
         """``(op type, version, name)``: how the route is listed."""
         return (self.op_type, self.since, self.name)
 
+
+@dataclass(frozen=True)
+class ProgramRoute:
+    """Speed the program adds around its kernels: the same kernels on the same values, so the
+    same bits as running them one by one on one thread in this process."""
+
+    name: str
+    #: The module that implements it.
+    module: str
+    when: str
+    bound: Bound = EXACT
+
+
+#: The program's own routes (what the compiled Program does around its kernels).
+PROGRAM_ROUTES: tuple[ProgramRoute, ...] = (
+    ProgramRoute("chains", "reference_plugin.fast.chains",
+                 "runs of f32/f64 elementwise nodes over static values of 256K elements or more"),
+    ProgramRoute("in-place", "reference_plugin.fast.inplace",
+                 "an elementwise node with a writer route whose input is a fresh value only it reads"),
+    ProgramRoute("intra-op-threads", "reference_plugin.fast.parallel",
+                 "chains, unary-blocks and the row routes, with more than one core per stream"),
+    ProgramRoute("process-streams", "reference_plugin.fast.process_streams",
+                 "REFERENCE_PROCESS_STREAMS: each stream's inferences in a worker process"),
+)
 
 _ROUTES: dict[tuple[type[OpRun], str], Route] = {}
 _FAST: dict[type[OpRun], type[OpRun]] = {}
@@ -183,6 +208,13 @@ def fast_class(formula: type[OpRun]) -> type[OpRun]:
         _FAST[formula] = cls
         _FORMULA_OF[cls] = formula
     return cls
+
+
+def route_class(route: Route) -> type[OpRun]:
+    """The formula class with this one kernel route mixed in (for testing a route alone)."""
+    if route.mixin is None:
+        raise ValueError(f"route {route.name!r} of {route.op_type}-{route.since} is a writer, not a kernel route")
+    return type(route.formula.__name__, (route.mixin, route.formula), {"__module__": __name__})
 
 
 def make_kernel(node: Node) -> OpRun:
