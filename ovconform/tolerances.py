@@ -1,11 +1,13 @@
 """Numeric tolerances as data: defaults per op type × element type, overrides, and :func:`compare`.
 
-A :class:`Tolerance` is ``(atol, rtol, ulp)``. An element of ``actual`` matches ``expected`` when
+A :class:`Tolerance` is ``(atol, rtol, ulp, ctol)``. An element of ``actual`` matches ``expected`` when
 
 * both are NaN, or both are the same infinity (NaN and ±inf must match exactly), or
 * both are finite and ``|actual - expected| <= atol + rtol·|expected|``, or
 * ``ulp`` is set and they are at most ``ulp`` units in the last place apart in the output's
-  element type (counted across zero, so ``-0.0``/``+0.0`` are 0 ulp apart).
+  element type (counted across zero, so ``-0.0``/``+0.0`` are 0 ulp apart), or
+* ``ctol`` is set, :func:`compare` is given ``magnitude`` (``S``, the sum of the magnitudes of the
+  terms an output element adds up) and ``|actual - expected| <= atol + rtol·|expected| + ctol·S``.
 
 Integer and boolean outputs compare exactly by default (``Tolerance(0, 0)``); a non-zero atol or
 rtol given for them is applied to the integer values (``ulp`` is ignored for integers).
@@ -53,6 +55,27 @@ applies default → hook → file.
 :func:`compare` returns a :class:`Comparison` whose :meth:`Comparison.to_dict` is JSON-ready, so a
 report can record the tolerance used next to the errors observed.
 
+**Execution precision.** A device may compute an f32 model in f16 or bf16: the precision it
+declares in ``INFERENCE_PRECISION_HINT`` (which, as in OpenVINO, applies to f32 values). Passed
+as ``precision``, f16 or bf16 replaces f32's ``e`` and ``tiny`` in the formulas above for f32
+outputs (and drops ``ulp``, which counts units of the stored type): an f16-precision device is
+judged by f16 bounds. The op suite then also computes a second expected value from inputs (and constants)
+rounded to that precision, and :func:`compare` accepts anything within tolerance of the interval
+between the two (``alternate``): a device may round its inputs or keep them.
+
+**Conditioning** (:data:`CONDITIONED_OPS`). For ops whose every output element is a sum of
+products of input elements (MatMul, convolutions, AvgPool, ReduceSum/Mean/L1, CumSum, Einsum,
+the EmbeddingBag sums), the error of any summation order is bounded by the sum of the terms'
+magnitudes ``S`` (the op applied to the inputs' absolute values), not by the result, which
+cancellation can make arbitrarily small. :func:`conditioned_tolerance` gives
+``(tiny, 2e, ctol=2e·√K)``: ``|actual - expected| <= tiny + 2e·|expected| + 2e·√K·S`` — the
+probabilistic rounding-error bound of a length-K sum (λ√K·u with λ = 4, u = e/2; Higham & Mary
+2019) plus the output's own rounding. It holds for pairwise, blocked and sequential summation
+in the declared precision; a device that accumulates in a coarser precision than it declares
+(f16 sums for an f32 model) exceeds it by orders of magnitude (the achieved error and the bound
+are recorded on every Inference record). Without ``S`` (``magnitude=None``) the accumulating
+class's ``(e·K·M, 4e·√K)`` applies.
+
 **Samples of a categorical distribution** (:data:`CATEGORICAL_OPS`): a device may draw them with
 another generator than REFERENCE (OpenVINO CPU's Multinomial uses std::mt19937, OpenVINO's
 reference code RandomUniform's Philox), so they are not compared by value (:func:`is_categorical`).
@@ -88,8 +111,9 @@ if TYPE_CHECKING:
 TypeLike = Type | str | np.dtype[Any]
 
 __all__ = [
-    "CATEGORICAL_OPS", "DEFAULT_REDUCTION_SIZE", "EPSILON", "FALLBACK_CLASS", "MAGNITUDE", "OP_CLASSES", "Comparison",
-    "Overrides", "Tolerance", "TypeLike", "apply_override", "compare", "default_tolerance", "is_categorical",
+    "CATEGORICAL_OPS", "CONDITIONED_OPS", "DEFAULT_REDUCTION_SIZE", "EPSILON", "FALLBACK_CLASS", "MAGNITUDE",
+    "OP_CLASSES", "Comparison", "Overrides", "Tolerance", "TypeLike", "apply_override", "compare",
+    "conditioned_tolerance", "default_tolerance", "execution_type", "is_categorical", "is_conditioned",
     "load_overrides", "parse_overrides", "reduction_size", "resolve_tolerance", "ulp_distance",
 ]
 
@@ -98,16 +122,21 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Tolerance:
-    """Allowed difference: ``|actual - expected| <= atol + rtol·|expected|``, or within ``ulp``
-    units in the last place when ``ulp`` is set (floats only)."""
+    """Allowed difference: ``|actual - expected| <= atol + rtol·|expected| (+ ctol·S)``, or within
+    ``ulp`` units in the last place when ``ulp`` is set (floats only). ``ctol`` applies when the
+    comparison is given ``S``, the sum of the magnitudes of the terms each output element adds up
+    (see :func:`conditioned_tolerance`)."""
 
     atol: float
     rtol: float
     ulp: int | None = None
+    ctol: float | None = None
 
     def __post_init__(self) -> None:
-        for name in ("atol", "rtol"):
+        for name in ("atol", "rtol", "ctol"):
             value = getattr(self, name)
+            if name == "ctol" and value is None:
+                continue
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
                     or value < 0:
                 raise ValidationError(f"Tolerance {name}={value!r} must be a finite number >= 0.")
@@ -118,22 +147,29 @@ class Tolerance:
     @property
     def exact(self) -> bool:
         """True when only identical values match."""
-        return self.atol == 0 and self.rtol == 0 and not self.ulp
+        return self.atol == 0 and self.rtol == 0 and not self.ulp and not self.ctol
 
     def describe(self) -> str:
-        """``"atol 1e-05 + rtol 0.0001·|expected|"`` (``" or 2 ulp"`` appended), or ``"exact match"``."""
+        """``"atol 1e-05 + rtol 0.0001·|expected|"`` (``" + ctol ..·Σ|terms|"`` and ``" or 2 ulp"``
+        appended when set), or ``"exact match"``."""
         if self.exact:
             return "exact match"
         text = f"atol {self.atol:.3g} + rtol {self.rtol:.3g}·|expected|"
+        if self.ctol:
+            text += f" + ctol {self.ctol:.3g}·Σ|terms|"
         return text + (f" or {self.ulp} ulp" if self.ulp else "")
 
     def scaled(self, factor: float) -> Tolerance:
         """Every bound times ``factor`` (ulp rounded up), e.g. for errors carried through state."""
         ulp = None if self.ulp is None else math.ceil(self.ulp * factor)
-        return Tolerance(self.atol * factor, self.rtol * factor, ulp)
+        return Tolerance(self.atol * factor, self.rtol * factor, ulp, None if self.ctol is None else self.ctol * factor)
 
     def to_dict(self) -> dict[str, float | int | None]:
-        return {"atol": self.atol, "rtol": self.rtol, "ulp": self.ulp}
+        """``{atol, rtol, ulp}`` plus ``ctol`` when it is set."""
+        out: dict[str, float | int | None] = {"atol": self.atol, "rtol": self.rtol, "ulp": self.ulp}
+        if self.ctol is not None:
+            out["ctol"] = self.ctol
+        return out
 
 
 EXACT: Final = Tolerance(0.0, 0.0)
@@ -226,6 +262,22 @@ def is_categorical(op_type: str) -> bool:
     return _canonical(op_type) in CATEGORICAL_OPS
 
 
+#: Ops whose every output element is a sum of products of input elements with non-negative
+#: coefficients, so the op applied to the inputs' absolute values gives S = Σ|terms| for
+#: :func:`conditioned_tolerance` (integer inputs such as axes and indices are left as they are).
+CONDITIONED_OPS: Final = frozenset({
+    "MatMul", "Convolution", "GroupConvolution", "ConvolutionBackpropData", "GroupConvolutionBackpropData",
+    "ReduceSum", "ReduceMean", "ReduceL1", "AvgPool", "AdaptiveAvgPool", "CumSum", "Einsum",
+    "EmbeddingBagOffsetsSum", "EmbeddingBagPackedSum", "EmbeddingSegmentsSum", "EmbeddingBagOffsets",
+    "EmbeddingBagPacked",
+})
+
+
+def is_conditioned(op_type: str) -> bool:
+    """True when ``op_type`` is in :data:`CONDITIONED_OPS` (its tolerance can use S = Σ|terms|)."""
+    return _canonical(op_type) in CONDITIONED_OPS
+
+
 def _float_default(cls: str, eps: float, tiny: float, k: int) -> Tolerance:
     if cls == "exact":
         return EXACT
@@ -242,8 +294,28 @@ def _float_default(cls: str, eps: float, tiny: float, k: int) -> Tolerance:
     return Tolerance(8 * eps, 8 * eps, ulp=8)
 
 
+def execution_type(element_type: TypeLike, precision: TypeLike | None) -> Type:
+    """The type whose rounding an output of ``element_type`` carries on a device that computes
+    in ``precision`` (its INFERENCE_PRECISION_HINT): the hint applies to f32 values, as in
+    OpenVINO, so an f32 output of an f16 or bf16 device carries that type's rounding; any other
+    element type (f64, f16, bf16, integers), a finer precision or None leaves ``element_type``."""
+    et = as_type(element_type)
+    if precision is None or et != Type.f32:
+        return et
+    p = as_type(precision)
+    if not p.is_real() or EPSILON.get(p.name, 0.0) <= EPSILON[et.name]:
+        return et
+    return p
+
+
+def _reduced(element_type: TypeLike, precision: TypeLike | None) -> tuple[Type, bool]:
+    et = as_type(element_type)
+    ex = execution_type(et, precision)
+    return ex, ex != et
+
+
 def default_tolerance(op_type: str, element_type: TypeLike, version: int | None = None, *,
-                      reduction_size: int | None = None) -> Tolerance:
+                      reduction_size: int | None = None, precision: TypeLike | None = None) -> Tolerance:
     """The default tolerance for an output of ``op_type`` with ``element_type``.
 
     :param op_type: the op producing the output (``"Softmax"``; ``"SoftMax"``/``"ReLU"`` spellings too).
@@ -251,15 +323,37 @@ def default_tolerance(op_type: str, element_type: TypeLike, version: int | None 
     :param version: the op version (no default depends on it today; kept for the table's key).
     :param reduction_size: K for softmax and accumulating ops (:func:`reduction_size`);
         :data:`DEFAULT_REDUCTION_SIZE` when None.
+    :param precision: the device's execution precision (INFERENCE_PRECISION_HINT); a coarser one
+        than ``element_type`` sets ``e`` and ``tiny`` (:func:`execution_type`) and drops ``ulp``.
     :return: ``Tolerance(0, 0)`` for integer and boolean types; the class formula for floats.
     """
     del version
     et = as_type(element_type)
     if not et.is_real():
         return EXACT
+    ex, reduced = _reduced(et, precision)
     k = DEFAULT_REDUCTION_SIZE if reduction_size is None else max(1, int(reduction_size))
     cls = OP_CLASSES.get(_canonical(op_type), FALLBACK_CLASS)
-    return _float_default(cls, EPSILON.get(et.name, EPSILON["f32"]), TINY.get(et.name, TINY["f32"]), k)
+    tol = _float_default(cls, EPSILON.get(ex.name, EPSILON["f32"]), TINY.get(ex.name, TINY["f32"]), k)
+    return replace(tol, ulp=None) if reduced else tol
+
+
+def conditioned_tolerance(element_type: TypeLike, reduction_size: int | None = None, *,
+                          precision: TypeLike | None = None) -> Tolerance:
+    """``(tiny, 2e, ctol=2e·√K)`` for an op of :data:`CONDITIONED_OPS` whose comparison is given
+    S = Σ|terms| (see the module docstring); exact for integer and boolean outputs.
+
+    :param element_type: the output's element type.
+    :param reduction_size: K, the terms per output element (:data:`DEFAULT_REDUCTION_SIZE` when None).
+    :param precision: the device's execution precision (as for :func:`default_tolerance`).
+    """
+    et = as_type(element_type)
+    if not et.is_real():
+        return EXACT
+    ex = execution_type(et, precision)
+    eps, tiny = EPSILON.get(ex.name, EPSILON["f32"]), TINY.get(ex.name, TINY["f32"])
+    k = DEFAULT_REDUCTION_SIZE if reduction_size is None else max(1, int(reduction_size))
+    return Tolerance(tiny, 2 * eps, None, 2 * eps * math.sqrt(k))
 
 
 def _canonical(op_type: str) -> str:
@@ -301,7 +395,7 @@ def reduction_size(node: Node) -> int | None:
 
 # -- overrides -------------------------------------------------------------------------------------------------
 
-_FIELDS: Final = ("atol", "rtol", "ulp")
+_FIELDS: Final = ("atol", "rtol", "ulp", "ctol")
 _KEY = re.compile(r"^(?P<op>\*|[A-Za-z][A-Za-z0-9_]*)(?:-(?P<version>\d+))?(?::(?P<et>[A-Za-z0-9_]+))?$")
 
 
@@ -411,9 +505,14 @@ def load_overrides(path: str | os.PathLike[str]) -> Overrides:
 
 def resolve_tolerance(op_type: str, element_type: TypeLike, version: int | None = None, *,
                       reduction_size: int | None = None, hook_result: Mapping[str, Any] | None = None,
-                      overrides: Overrides | None = None) -> Tolerance:
-    """The tolerance to use: the default, then the device hook's result, then the user's file."""
-    tol = default_tolerance(op_type, element_type, version, reduction_size=reduction_size)
+                      overrides: Overrides | None = None, precision: TypeLike | None = None,
+                      conditioned: bool = False) -> Tolerance:
+    """The tolerance to use: the default (:func:`conditioned_tolerance` when ``conditioned``, for a
+    comparison that will be given S), then the device hook's result, then the user's file."""
+    if conditioned:
+        tol = conditioned_tolerance(element_type, reduction_size, precision=precision)
+    else:
+        tol = default_tolerance(op_type, element_type, version, reduction_size=reduction_size, precision=precision)
     tol = apply_override(tol, hook_result, f"ovconform_get_tolerance({op_type!r}, {element_type!s})")
     return overrides.apply(tol, op_type, version, element_type) if overrides else tol
 
@@ -455,7 +554,8 @@ class Comparison:
                 "mismatch_count": self.mismatch_count, "size": self.size}
 
 
-_ULP_VIEW: Final = {"f64": np.int64, "f32": np.int32, "f16": np.int16, "bf16": np.int16}
+_ULP_VIEW: Final[dict[str, type[np.signedinteger[Any]]]] = {"f64": np.int64, "f32": np.int32, "f16": np.int16,
+                                                            "bf16": np.int16}
 
 
 def ulp_distance(actual: np.ndarray, expected: np.ndarray, element_type: TypeLike) -> np.ndarray:
@@ -477,7 +577,7 @@ def _fmt_index(index: tuple[int, ...]) -> str:
     return "[" + ", ".join(str(i) for i in index) + "]"
 
 
-def _fmt_value(value: object) -> str:
+def _fmt_value(value: Any) -> str:
     if isinstance(value, (bool, np.bool_)):
         return str(bool(value))
     if isinstance(value, (int, np.integer)):
@@ -486,7 +586,8 @@ def _fmt_value(value: object) -> str:
 
 
 def compare(actual: npt.ArrayLike, expected: npt.ArrayLike, tol: Tolerance,
-            element_type: TypeLike | None = None) -> Comparison:
+            element_type: TypeLike | None = None, *, alternate: npt.ArrayLike | None = None,
+            magnitude: npt.ArrayLike | None = None) -> Comparison:
     """Compare ``actual`` with ``expected`` elementwise under ``tol``.
 
     :param actual: the device's output (a numpy array or array-like).
@@ -494,12 +595,22 @@ def compare(actual: npt.ArrayLike, expected: npt.ArrayLike, tol: Tolerance,
     :param tol: the tolerance (see the module docstring for the matching rule).
     :param element_type: the output's element type; needed for bf16 (stored as uint16), else taken
         from ``expected``'s dtype.
+    :param alternate: a second oracle output of the same shape and dtype (from inputs rounded to a
+        device's coarser execution precision): an element matches when it is within tolerance of
+        the interval between the two expected values (NaN/±inf: when it matches either).
+    :param magnitude: S per element (broadcastable to ``expected``), the sum of the magnitudes of the
+        terms an output element adds up; ``tol.ctol·S`` joins the bound when both are given.
     :return: a :class:`Comparison`; a shape mismatch is reported first, then a dtype mismatch,
         then values (``"max abs err 3.1e-04 at [0, 2] (got 1.2, expected 1.5) > atol ..."``).
+    :raises ValidationError: when ``alternate`` does not have ``expected``'s shape and dtype.
     """
     a, e = np.asarray(actual), np.asarray(expected)
     et = as_type(element_type) if element_type is not None else as_type(e.dtype)
-    base = {"tolerance": tol, "element_type": et.name, "size": int(e.size)}
+    alt = None if alternate is None else np.asarray(alternate)
+    if alt is not None and (alt.shape != e.shape or alt.dtype != e.dtype):
+        raise ValidationError(f"compare(): the alternate expected value has shape {list(alt.shape)} and dtype "
+                              f"{alt.dtype}; it must match expected's {list(e.shape)} and {e.dtype}.")
+    base: dict[str, Any] = {"tolerance": tol, "element_type": et.name, "size": int(e.size)}
     if a.shape != e.shape:
         return Comparison(False, f"shape mismatch: got {list(a.shape)}, expected {list(e.shape)}", **base)
     if a.dtype != e.dtype:
@@ -507,14 +618,22 @@ def compare(actual: npt.ArrayLike, expected: npt.ArrayLike, tol: Tolerance,
     if e.size == 0:
         return Comparison(True, "no elements to compare", **base)
     if et.is_real():
-        return _compare_floats(a, e, tol, et, base)
-    return _compare_integers(a, e, tol, base)
+        scale = None
+        if magnitude is not None and tol.ctol:
+            scale = np.broadcast_to(np.abs(_values(np.asarray(magnitude), et)), e.shape)
+        return _compare_floats(a, e, tol, et, base, alt, scale)
+    return _compare_integers(a, e, tol, base, alt)
 
 
-def _compare_integers(a: np.ndarray, e: np.ndarray, tol: Tolerance, base: dict[str, Any]) -> Comparison:
+def _compare_integers(a: np.ndarray, e: np.ndarray, tol: Tolerance, base: dict[str, Any],
+                      alt: np.ndarray | None = None) -> Comparison:
     av, ev = a.astype(np.float64), e.astype(np.float64)
     diff = np.abs(av - ev)
     bad = (a != e) if tol.atol == 0 and tol.rtol == 0 else diff > tol.atol + tol.rtol * np.abs(ev)
+    if alt is not None:  # the other oracle value is as good
+        alt_diff = np.abs(av - alt.astype(np.float64))
+        bad &= (a != alt) if tol.atol == 0 and tol.rtol == 0 else alt_diff > tol.atol + tol.rtol * np.abs(ev)
+        diff = np.minimum(diff, alt_diff)
     rel = np.divide(diff, np.abs(ev), out=np.where(diff > 0, np.inf, 0.0), where=ev != 0)
     return _finish(a, e, _Errors(bad, diff, rel, None, np.zeros(a.shape, bool)), tol, base)
 
@@ -528,16 +647,38 @@ class _Errors:
     special: np.ndarray  # a NaN or infinity that does not match
 
 
-def _compare_floats(a: np.ndarray, e: np.ndarray, tol: Tolerance, et: Type, base: dict[str, Any]) -> Comparison:
-    av, ev = _values(a, et), _values(e, et)
+def _special_mismatch(av: np.ndarray, ev: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(both finite, a NaN or infinity that does not match) per element."""
     nan_a, nan_e = np.isnan(av), np.isnan(ev)
     finite = np.isfinite(av) & np.isfinite(ev)
-    special = (nan_a != nan_e) | (~finite & ~(nan_a & nan_e) & (av != ev))
+    return finite, (nan_a != nan_e) | (~finite & ~(nan_a & nan_e) & (av != ev))
+
+
+def _compare_floats(a: np.ndarray, e: np.ndarray, tol: Tolerance, et: Type, base: dict[str, Any],
+                    alt: np.ndarray | None = None, scale: np.ndarray | None = None) -> Comparison:
+    av, ev = _values(a, et), _values(e, et)
+    finite, special = _special_mismatch(av, ev)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         diff = np.where(finite, np.abs(av - ev), np.where(special, np.inf, 0.0))
+        bound_ref = np.abs(np.where(finite, ev, 0.0))
+        ulps = np.where(finite, ulp_distance(a, e, et), 0) if et.name in _ULP_VIEW else None
+        if alt is not None:  # anything within tolerance of the interval between the two oracle values
+            xv = _values(alt, et)
+            finite_x, special_x = _special_mismatch(av, xv)
+            both = finite & finite_x
+            lo, hi = np.minimum(ev, xv), np.maximum(ev, xv)
+            inside = np.where(av < lo, lo - av, np.where(av > hi, av - hi, 0.0))
+            diff_x = np.where(finite_x, np.abs(av - xv), np.where(special_x, np.inf, 0.0))
+            diff = np.where(both, inside, np.minimum(diff, diff_x))
+            bound_ref = np.maximum(bound_ref, np.abs(np.where(finite_x, xv, 0.0)))
+            finite, special = finite | finite_x, special & special_x
+            if ulps is not None:
+                ulps = np.minimum(ulps, np.where(finite_x, ulp_distance(a, alt, et), 0))
         rel = np.where(finite & (ev != 0), diff / np.abs(ev), np.where(diff > 0, np.inf, 0.0))
-    ulps = np.where(finite, ulp_distance(a, e, et), 0) if et.name in _ULP_VIEW else None
-    within = diff <= tol.atol + tol.rtol * np.abs(np.where(finite, ev, 0.0))
+        allowed = tol.atol + tol.rtol * bound_ref
+        if scale is not None and tol.ctol:
+            allowed = allowed + tol.ctol * np.where(np.isfinite(scale), scale, 0.0)
+    within = diff <= allowed
     if tol.ulp and ulps is not None:
         within |= ulps <= tol.ulp
     bad = special | (finite & ~within)

@@ -366,3 +366,124 @@ def test_the_documented_example_file_parses() -> None:
     overrides = parse_overrides(tomllib.loads(textwrap.dedent(block)), "module docstring")
     assert overrides.lookup("Gelu", 7, "f32") == {"ulp": 16}
     assert overrides.lookup("Softmax", 8, "bf16") == {"rtol": 1e-4}  # "Softmax" is more specific than "*:bf16"
+
+
+# -- execution precision (INFERENCE_PRECISION_HINT) ------------------------------------------------------------
+
+def test_execution_type_applies_a_coarser_hint_to_f32_only() -> None:
+    assert tl.execution_type("f32", "f16") == Type.f16 and tl.execution_type("f32", "bf16") == Type.bf16
+    assert tl.execution_type("f32", "f32") == Type.f32 and tl.execution_type("f32", None) == Type.f32
+    assert tl.execution_type("f16", "bf16") == Type.f16  # the hint is about f32 values, as in OpenVINO
+    assert tl.execution_type("f64", "f16") == Type.f64 and tl.execution_type("i32", "f16") == Type.i32
+    assert tl.execution_type("f32", "i8") == Type.f32  # not a floating-point precision: no effect
+
+
+@pytest.mark.parametrize("op", sorted(o for o, c in OP_CLASSES.items() if c != "exact"))
+@pytest.mark.parametrize("precision", ["f16", "bf16"])
+def test_a_coarser_precision_gives_that_precisions_bounds(op: str, precision: str) -> None:
+    """An f32 output of an f16/bf16 device is judged by f16/bf16 bounds (no ulp: it counts f32 units)."""
+    judged = default_tolerance(op, "f32", reduction_size=64, precision=precision)
+    native = default_tolerance(op, precision, reduction_size=64)
+    assert (judged.atol, judged.rtol, judged.ulp) == (native.atol, native.rtol, None)
+    assert judged.rtol > default_tolerance(op, "f32", reduction_size=64).rtol
+    assert default_tolerance(op, "f32", reduction_size=64, precision="f32") == default_tolerance(op, "f32",
+                                                                                                 reduction_size=64)
+
+
+def test_precision_leaves_exact_and_integer_results_exact() -> None:
+    assert default_tolerance("Relu", "f32", precision="f16") == EXACT
+    assert default_tolerance("Add", "i32", precision="f16") == EXACT
+    assert tl.conditioned_tolerance("i32", 100, precision="f16") == EXACT
+
+
+# -- conditioning: S = Σ|terms| ---------------------------------------------------------------------------------
+
+def test_conditioned_tolerance_formula_and_record() -> None:
+    tol = tl.conditioned_tolerance("f32", 256)
+    eps = tl.EPSILON["f32"]
+    assert tol == Tolerance(tl.TINY["f32"], 2 * eps, None, 2 * eps * 16)
+    assert "ctol" in tol.describe() and "Σ|terms|" in tol.describe()
+    assert tol.to_dict() == {"atol": tl.TINY["f32"], "rtol": 2 * eps, "ulp": None, "ctol": 2 * eps * 16}
+    assert tl.conditioned_tolerance("f32", 256, precision="f16").ctol == 2 * tl.EPSILON["f16"] * 16
+    assert tol.scaled(2).ctol == 4 * eps * 16 and not tol.exact
+    assert resolve_tolerance("MatMul", "f32", 1, reduction_size=256, conditioned=True) == tol
+    assert resolve_tolerance("MatMul", "f32", 1, reduction_size=256, conditioned=True,
+                             hook_result={"ctol": 1e-3}).ctol == 1e-3
+    with pytest.raises(ValidationError, match=r"Tolerance ctol=-1 must be"):
+        Tolerance(0, 0, None, -1)
+
+
+def test_conditioned_ops_are_sums_of_products() -> None:
+    assert {"MatMul", "Convolution", "ReduceSum", "AvgPool", "CumSum"} <= tl.CONDITIONED_OPS
+    assert not {"Softmax", "ReduceL2", "ReduceProd", "MVN", "Exp"} & tl.CONDITIONED_OPS
+    assert tl.is_conditioned("MatMul") and not tl.is_conditioned("Relu")
+
+
+def _dot_products(k: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    a, b = rng.uniform(-1, 1, (16, k)).astype(np.float32), rng.uniform(-1, 1, (k, 8)).astype(np.float32)
+    exact = a.astype(np.float64) @ b.astype(np.float64)
+    magnitude = np.abs(a).astype(np.float64) @ np.abs(b).astype(np.float64)
+    return a, b, exact, magnitude
+
+
+@pytest.mark.parametrize("k", [65, 256, 4096])
+def test_f32_accumulation_passes_and_f16_accumulation_fails_the_f32_bound(k: int) -> None:
+    a, b, exact, magnitude = _dot_products(k)
+    tol = tl.conditioned_tolerance("f32", k)
+    expected = exact.astype(np.float32)
+    sequential = np.zeros((16, 8), np.float32)  # a naive f32 loop: the worst ordinary summation order
+    for i in range(k):
+        sequential += np.outer(a[:, i], b[i, :]).astype(np.float32)
+    assert compare(sequential, expected, tol, "f32", magnitude=magnitude.astype(np.float32)).passed
+    assert compare(a @ b, expected, tol, "f32", magnitude=magnitude.astype(np.float32)).passed
+    half = np.zeros((16, 8), np.float16)  # partial sums kept in f16
+    for i in range(k):
+        half = (half + np.outer(a[:, i], b[i, :]).astype(np.float16)).astype(np.float16)
+    result = compare(half.astype(np.float32), expected, tol, "f32", magnitude=magnitude.astype(np.float32))
+    assert not result.passed and "ctol" in result.message
+
+
+@pytest.mark.parametrize("k", [65, 256])
+def test_f16_inputs_fail_the_f32_bound_and_pass_the_declared_f16_bound(k: int) -> None:
+    """A device that declares f32 but rounds MatMul's inputs to f16 fails; declaring f16 it passes."""
+    a, b, exact, magnitude = _dot_products(k, 1)
+    a16, b16 = a.astype(np.float16), b.astype(np.float16)
+    device = (a16.astype(np.float32) @ b16.astype(np.float32)).astype(np.float16).astype(np.float32)
+    mag = magnitude.astype(np.float32)
+    assert not compare(device, exact.astype(np.float32), tl.conditioned_tolerance("f32", k), "f32", magnitude=mag)
+    alternate = (a16.astype(np.float64) @ b16.astype(np.float64)).astype(np.float16).astype(np.float32)
+    tol16 = tl.conditioned_tolerance("f32", k, precision="f16")
+    assert compare(device, exact.astype(np.float32), tol16, "f32", magnitude=mag, alternate=alternate)
+
+
+def test_cancellation_is_judged_against_the_terms_not_the_result() -> None:
+    expected = f32(1e-3, -2e-3)
+    got = f32(1e-3 + 1e-4, -2e-3)
+    tol = tl.conditioned_tolerance("f32", 256)
+    assert not compare(got, expected, tol, "f32").passed  # no S: the result's size alone is too tight
+    assert compare(got, expected, tol, "f32", magnitude=f32(1e4, 1e4)).passed
+    assert not compare(f32(1.0, -2e-3), expected, tol, "f32", magnitude=f32(1e4, 1e4)).passed
+
+
+# -- the alternate oracle value ---------------------------------------------------------------------------------
+
+def test_alternate_accepts_the_interval_between_the_two_oracle_values() -> None:
+    exact, rounded = f32(1.0, 2.0, 3.0), f32(1.5, 2.0, 2.0)
+    tol = Tolerance(0.0, 0.0)
+    assert compare(f32(1.25, 2.0, 2.5), exact, tol, alternate=rounded).passed
+    assert compare(f32(1.5, 2.0, 2.0), exact, tol, alternate=rounded).passed
+    bad = compare(f32(1.75, 2.0, 3.0), exact, tol, alternate=rounded)
+    assert not bad.passed and bad.worst_index == (0,) and bad.max_abs_err == pytest.approx(0.25)
+    assert not compare(f32(1.25, 2.0, 2.5), exact, tol).passed  # without the alternate only 'exact' counts
+
+
+def test_alternate_special_values_and_integers() -> None:
+    assert compare(f32(np.inf), f32(65504.0), Tolerance(0, 0), alternate=f32(np.inf)).passed  # f16 overflow
+    assert compare(f32(np.nan), f32(1.0), Tolerance(0, 0), alternate=f32(np.nan)).passed
+    assert not compare(f32(np.nan), f32(1.0), Tolerance(0, 0), alternate=f32(2.0)).passed
+    idx = np.array([3, 1], np.int32)
+    assert compare(idx, np.array([3, 0], np.int32), EXACT, alternate=np.array([2, 1], np.int32)).passed
+    assert not compare(idx, np.array([2, 0], np.int32), EXACT, alternate=np.array([2, 0], np.int32)).passed
+    with pytest.raises(ValidationError, match=r"alternate expected value has shape \[3\]"):
+        compare(f32(1.0), f32(1.0), EXACT, alternate=f32(1.0, 2.0, 3.0))
