@@ -14,7 +14,6 @@ from collections.abc import Sequence
 import numpy as np
 
 from ovconform.ir import AttrSpec, Dimension, Node, PartialShape, define_op, make_node
-from ovconform.opset._arithmetic import abs
 from ovconform.opset._helpers import NodeInput, as_output, normalize_axes, require
 from ovconform.opset._inputs import Infer, const_ints, index_input, require_integer, static_length
 from ovconform.opset._movement._layout import _rank_at_least, _vector_input
