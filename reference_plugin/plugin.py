@@ -52,7 +52,11 @@ class ReferencePlugin(Plugin):
 
     # -- properties -----------------------------------------------------------------------------
     def _declare_properties(self) -> list[P.Declared]:
-        return RP.declared_properties(self.get_device_name())
+        """The base class's read-write properties with REFERENCE's DEVICE_ID, then its own
+        (:data:`reference_plugin.properties.OWN_PROPERTIES`)."""
+        inherited = [RP.device_id_property(self.get_device_name()) if d.name == P.DEVICE_ID else d
+                     for d in super()._declare_properties()]
+        return [*inherited, *RP.OWN_PROPERTIES]
 
     def processes_follow_hint(self) -> bool:
         """Whether the THROUGHPUT hints may run this device's streams in worker processes
@@ -107,7 +111,8 @@ class ReferencePlugin(Plugin):
         transformed = model.clone()  # 2. the same transformations as compile_model
         if not config.get(P.DISABLE_TRANSFORMATIONS):
             transform_model(transformed, config)
-        supported, unsupported = set(), set()  # 3. map back through the fused names
+        supported: set[str] = set()
+        unsupported: set[str] = set()  # 3. map back through the fused names
         for node in transformed.get_ordered_ops():
             builds = _kernel_builds(node)
             for name in (n for n in fused_names(node) if n in originals):

@@ -6,14 +6,13 @@ Properties follow the TEMPLATE plugin's lists (seed 002 ``Plugin::get_property``
 * plugin, read-only: SUPPORTED_PROPERTIES, AVAILABLE_DEVICES, FULL_DEVICE_NAME,
   DEVICE_ARCHITECTURE, OPTIMIZATION_CAPABILITIES, DEVICE_TYPE, RANGE_FOR_ASYNC_INFER_REQUESTS,
   EXECUTION_DEVICES and the internal CACHING_PROPERTIES;
-* plugin, read-write: DEVICE_ID, PERF_COUNT, PERFORMANCE_HINT, PERFORMANCE_HINT_NUM_REQUESTS,
-  INFERENCE_PRECISION_HINT (f32, f16), EXECUTION_MODE_HINT, NUM_STREAMS, DISABLE_TRANSFORMATIONS,
-  LOG_LEVEL and the internal EXCLUSIVE_ASYNC_REQUESTS; plus the two other fields of seed 002's
-  ``Configuration``, INFERENCE_NUM_THREADS (``threads``) and MODEL_PRIORITY (``model_priority``),
-  which the TEMPLATE plugin accepts without listing them (a catalogue store lists every
-  property it accepts, and OpenVINO's mandatory MODEL_PRIORITY test needs them accepted), and
-  REFERENCE's own REFERENCE_PROCESS_STREAMS (streams in worker processes; by default on under
-  the THROUGHPUT and CUMULATIVE_THROUGHPUT hints with two streams or more, see
+* plugin, read-write: the base class's entries (``ovconform.contract.plugin.Plugin._declare_properties``:
+  DEVICE_ID, PERF_COUNT, PERFORMANCE_HINT, PERFORMANCE_HINT_NUM_REQUESTS, INFERENCE_PRECISION_HINT
+  (here f32, f16), EXECUTION_MODE_HINT, NUM_STREAMS, INFERENCE_NUM_THREADS, LOG_LEVEL,
+  MODEL_PRIORITY and the internal EXCLUSIVE_ASYNC_REQUESTS), DEVICE_ID replaced by
+  :func:`device_id_property` (the id ``"0"``), and :data:`OWN_PROPERTIES`: DISABLE_TRANSFORMATIONS
+  and REFERENCE's REFERENCE_PROCESS_STREAMS (streams in worker processes; by default on under the
+  THROUGHPUT and CUMULATIVE_THROUGHPUT hints with two streams or more, see
   :func:`resolve_process_streams`);
 * compiled model: MODEL_NAME, SUPPORTED_PROPERTIES, EXECUTION_DEVICES, LOADED_FROM_CACHE,
   OPTIMAL_NUMBER_OF_INFER_REQUESTS (read-only) and DEVICE_ID, PERF_COUNT and, as the current
@@ -75,28 +74,21 @@ P.register_property(P.PropertySpec(PROCESS_STREAMS, P.parse_bool, "true or false
                                    "REFERENCE: run each stream's inferences in a worker process"))
 
 
-def declared_properties(device_name: str) -> list[P.Declared]:
-    """The read-write properties and their defaults (seed 002's ``Configuration``)."""
+def device_id_property(device_name: str) -> P.Declared:
+    """DEVICE_ID: ``"0"``, the one id (the base class would take ``device_ids``, ``[""]``)."""
 
     def known_id(value: str) -> str | None:
         return None if value in DEVICE_IDS else (
             f"device {device_name!r} has no such id. Supported values: {list(DEVICE_IDS)}.")
 
-    return [
-        P.Declared(P.DEVICE_ID, DEVICE_IDS[0], check=known_id),
-        P.Declared(P.PERF_COUNT, False),
-        P.Declared(P.PERFORMANCE_HINT, P.PerformanceMode.LATENCY),
-        P.Declared(P.PERFORMANCE_HINT_NUM_REQUESTS, 0),
-        P.Declared(P.INFERENCE_PRECISION_HINT, Type.f32, choices=(Type.f32, Type.f16)),
-        P.Declared(P.EXECUTION_MODE_HINT, P.ExecutionMode.ACCURACY),
-        P.Declared(P.NUM_STREAMS, 1),
-        P.Declared(P.DISABLE_TRANSFORMATIONS, False),
-        P.Declared(P.LOG_LEVEL, P.LogLevel.NO),
-        P.Declared(P.EXCLUSIVE_ASYNC_REQUESTS, False),
-        P.Declared(P.INFERENCE_NUM_THREADS, 0),
-        P.Declared(P.MODEL_PRIORITY, P.Priority.MEDIUM),
-        P.Declared(PROCESS_STREAMS, False),
-    ]
+    return P.Declared(P.DEVICE_ID, DEVICE_IDS[0], check=known_id)
+
+
+#: The read-write properties REFERENCE adds to the base class's (seed 002's ``Configuration``).
+OWN_PROPERTIES: Final = (
+    P.Declared(P.DISABLE_TRANSFORMATIONS, False),
+    P.Declared(PROCESS_STREAMS, False),
+)
 
 
 def resolve_streams(config: P.PropertyStore) -> int:
@@ -122,8 +114,8 @@ def resolve_process_streams(config: P.PropertyStore, streams: int, follows_hint:
     A value the user set wins, as does a device's own default when the device does not follow
     the hint (a device derived from REFERENCE: code it adds may not reach a worker process).
     Otherwise the THROUGHPUT and CUMULATIVE_THROUGHPUT hints turn it on when there are two
-    streams or more: streams as threads share one GIL (cnn anchor: 1.2x on two cores), as
-    processes they compute in parallel (1.5x and more)."""
+    streams or more: streams as threads share one GIL, as processes they compute in parallel
+    (:mod:`reference_plugin.fast.process_streams`)."""
     if config.is_explicit(PROCESS_STREAMS) or not follows_hint:
         return bool(config.get(PROCESS_STREAMS))
     throughput = config.get(P.PERFORMANCE_HINT) in (P.PerformanceMode.THROUGHPUT,

@@ -1,12 +1,11 @@
 """Intra-op threads: one inference's large elementwise work split over the stream's cores.
 
 A stream gets ``cores // streams`` cores (:mod:`.blas`): BLAS uses them inside a
-matmul, and the block-wise elementwise code (chains, chunked unary kernels) uses them through
+matmul, and the block-wise elementwise code (chains, the unary-blocks route) uses them through
 :func:`map_shared` (threads take blocks from one shared counter) or :func:`map_parts`
 (contiguous groups of blocks), on the calling thread and on
 a process-wide pool of ``cores - 1`` threads. numpy releases the GIL inside each ufunc loop, so
-large blocks overlap well (np.tanh over 128K float32 elements: 1.7x on 2 threads); small blocks
-do not (8K elements: 0.8x), hence the sizes below.
+large blocks overlap well and small blocks do not, hence the sizes below.
 
 The number of threads is set for the duration of one run (:func:`using`, a context variable, so
 a pool thread itself never splits further) and is 1 unless the run asks for more. The values
@@ -51,13 +50,12 @@ def _l2_bytes() -> int:
 #: on one block, take twice this (:mod:`.chains`). Small blocks lose on two threads:
 #: each numpy call hands the GIL over, and a hand-over costs tens of microseconds.
 BLOCK_BYTES = min(1 << 20, max(128 << 10, _l2_bytes() // 4))
-#: Fewest elements per thread worth splitting one kernel's work for (chunked unary kernels,
-#: row-wise Softmax/MVN): handing work to the pool wakes a thread, 20-100 us on a busy 2-core
-#: machine (Softmax over 64K elements: 190 us on one thread, 415 us split in two; Gelu over 128K
-#: float32 elements in two halves: no faster than one thread).
+#: Fewest elements per thread worth splitting one kernel's work for (unary-blocks,
+#: row-wise Softmax/MVN): handing work to the pool wakes a thread, which on a busy machine costs
+#: more than a smaller kernel's whole run.
 SPLIT_MIN = 1 << 17
 
-#: Logical CPUs (os.cpu_count() reads /sys on every call: 3 us, once per run).
+#: Logical CPUs (os.cpu_count() reads /sys on every call; this is read once).
 _CPUS = os.cpu_count() or 1
 _threads: contextvars.ContextVar[int] = contextvars.ContextVar("reference_intra_op_threads", default=1)
 _lock = threading.Lock()

@@ -1,8 +1,8 @@
 """Streams in worker processes (``REFERENCE_PROCESS_STREAMS``): inferences that run in parallel.
 
 Threads cannot run REFERENCE's kernels in parallel: every numpy call gives up and takes back the
-GIL, and a run makes hundreds of short calls, so two threads running the cnn anchor give 1.2x one
-thread, while two processes give 1.96x. With this property on, a compiled model starts
+GIL, and a run makes hundreds of short calls, so two threads running the cnn anchor gain little
+over one, while two processes nearly double it. With this property on, a compiled model starts
 NUM_STREAMS worker processes (``python -m reference_plugin.fast.process_streams``), each with its
 own :class:`~reference_plugin.compiled_model.Program` built from the compiled model's IR and BLAS
 pinned to cores // streams threads. A run borrows an idle worker, sends it the inputs and the
@@ -12,7 +12,7 @@ Everything else stays in the parent: requests, callbacks, busy and cancel (a run
 a worker computes it is dropped when it comes back). Messages are length-prefixed frames on the
 worker's stdin/stdout: a JSON header and the raw bytes of plain numeric arrays, never pickle. A
 worker that dies fails its run with an InferError naming its exit code and is replaced on the
-next run. Workers start with the compiled model (a fresh interpreter each, ready in about 0.3 s)
+next run. Workers start with the compiled model (a fresh interpreter each)
 and end with it.
 """
 
