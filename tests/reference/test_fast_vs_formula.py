@@ -145,7 +145,7 @@ def _violations(bound: Bound, got: Sequence[np.ndarray], want: Sequence[np.ndarr
             far &= ~case.allow(g, w)
         if far.any():
             k = int(np.argmax(far.reshape(-1)))
-            out.append(f"{where}: {int(far.sum())} element(s) beyond {bound} (first at flat index {k}: "
+            out.append(f"{where}: {int(far.sum())} element(s) outside the bound, {bound} (first at flat index {k}: "
                        f"{gv.reshape(-1)[k]!r}, the formula {wv.reshape(-1)[k]!r})")
     return out
 
@@ -683,7 +683,7 @@ def test_a_route_beyond_its_ulp_bound_is_reported_and_one_within_it_is_not(monke
         found = route_violations(route, cases)
         assert bool(found) is caught, (ulps, found)
         if caught:
-            assert "beyond within 1 ulp" in found[0], found
+            assert "outside the bound, within 1 ulp" in found[0], found
 
 
 def test_a_convolution_lowering_dropping_its_last_row_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -701,7 +701,7 @@ def test_a_convolution_lowering_dropping_its_last_row_is_reported(monkeypatch: p
 
     monkeypatch.setattr(convolution, "_conv_rows", last_row_zero)
     found = route_violations(route, cases)
-    assert found and "beyond within 8·e·sqrt(K)" in found[0], found
+    assert found and "outside the bound, within 8·e·sqrt(K)" in found[0], found
 
 
 def test_a_pooling_route_losing_the_sign_of_zero_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -737,7 +737,7 @@ def test_an_accumulation_route_off_by_a_relative_1e_3_is_reported(monkeypatch: p
 
     monkeypatch.setattr(MatMulFewRows, "_run", scaled)
     found = route_violations(route, cases)
-    assert found and "beyond within 8·e·sqrt(K)" in found[0], found
+    assert found and "outside the bound, within 8·e·sqrt(K)" in found[0], found
 
 
 def test_a_writer_one_ulp_off_is_reported() -> None:
