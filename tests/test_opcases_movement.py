@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from ovconform.ir import Model, Node, Output, Type
 from ovconform.opcases import OpCase, all_case_keys, case_strategy
-from ovconform.opcases._movement import DATA_TYPES
+from ovconform.opcases._draw_dynamic import DATA_TYPES
 from ovconform.opset._infrastructure import check_variables
 
 KEYS = [("Reshape", 1), ("Squeeze", 1), ("Squeeze", 15), ("Unsqueeze", 1), ("ShapeOf", 1), ("ShapeOf", 3),

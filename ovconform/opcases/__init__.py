@@ -6,6 +6,13 @@ round-trip tests, the cross-check against OpenVINO CPU and the op conformance su
 
 Register a strategy with ``@register_case("Relu", 1)`` on a function ``(draw) -> OpCase``
 (it is wrapped with ``hypothesis.strategies.composite``).
+
+The strategies live in one module per op family, named after the folders of OpenVINO's operation
+specification (:data:`ovconform.ir.op_families.FAMILIES`): ``activation.py``, ``arithmetic.py``, ...
+``type.py``, with ``detection/`` and ``movement/`` split further. Shared drawing helpers:
+:mod:`._draw` (shapes, seeds, the case builder, elementwise factories, windows),
+:mod:`._draw_dynamic` (the builder that also draws dynamic shapes), :mod:`._draw_index` (index
+inputs).
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from hypothesis import strategies as st
 
 from ovconform.errors import UnsupportedOpError
 from ovconform.ir import Model
+from ovconform.ir.op_families import FAMILIES
 
 
 @dataclass
@@ -37,9 +45,6 @@ class OpCase:
 
 
 _CASES: dict[tuple[str, int], st.SearchStrategy[OpCase]] = {}
-_FAMILIES = ("_core", "_elementwise", "_linear", "_conv", "_pool", "_reduce", "_softmax",
-             "_shape_ops", "_movement", "_state", "_trig", "_activation", "_bitwise",
-             "_norm", "_layout", "_index", "_advanced", "_recurrent", "_signal", "_misc", "_detect")
 _loaded = False
 
 
@@ -59,8 +64,8 @@ def _load() -> None:
     global _loaded
     if not _loaded:
         _loaded = True
-        for fam in _FAMILIES:
-            importlib.import_module(f"ovconform.opcases.{fam}")
+        for family in FAMILIES:
+            importlib.import_module(f"ovconform.opcases.{family}")
 
 
 def case_strategy(op_type: str, version: int) -> st.SearchStrategy[OpCase]:

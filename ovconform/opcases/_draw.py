@@ -1,4 +1,6 @@
-"""Drawing helpers shared by the case strategies: shapes, seeds, seeded arrays, model assembly.
+"""Drawing helpers shared by the case strategies: shapes, seeds, seeded arrays, model assembly,
+the element-type groups, the elementwise case factories (binary and unary) and the sliding windows
+of the convolution and pooling cases.
 
 Hypothesis draws the structure of a case (types, shapes, attributes) and one integer seed;
 every array is then generated from that seed with numpy's ``default_rng``, never element by
@@ -8,14 +10,17 @@ element, so cases stay fast and are reproduced exactly from the same draws.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 import numpy as np
 from hypothesis import strategies as st
 
+from ovconform import opset
 from ovconform.ir import Model, Node, Output, Type, as_type, make_node
-from ovconform.opcases import OpCase
+from ovconform.opcases import OpCase, register_case
 from ovconform.opset import parameter
+from ovconform.opset._window import AUTO_PAD, dilated
 
 T = TypeVar("T")
 Draw = Callable[[st.SearchStrategy[T]], T]
@@ -153,3 +158,107 @@ def unary_case(op: str, version: int, types: tuple[Type, ...], gen: Gen1, note: 
 
     build.__name__ = f"case_{op}_{version}"
     register_case(op, version)(build)
+
+
+SIGNED = (Type.i32, Type.i64, Type.i8)
+NUMERIC = (*FLOATS, *SIGNED, Type.u8)
+
+
+_FLOAT_NOTE = "floating-point inputs only: OpenVINO CPU rounds integer results where the spec is silent."
+
+
+AXES_TYPES = (Type.i32, Type.i64)
+
+
+def _ints(b: CaseBuilder, name: str, values: list[int], et: Type, constant: bool) -> Any:
+    return b.input(name, np.array(values, dtype=et.to_dtype()), constant)
+
+
+Gen2 = Callable[[CaseBuilder, tuple[int, ...], tuple[int, ...], Type], tuple[np.ndarray, np.ndarray]]
+
+
+def _both(low: float, high: float, small: tuple[float, float] | None = None) -> Gen2:
+    """Both operands in ``[low, high]``; 8-bit types in ``small`` (so results do not overflow)."""
+    def gen(b: CaseBuilder, sa: tuple[int, ...], sb: tuple[int, ...], et: Type) -> tuple[np.ndarray, np.ndarray]:
+        lo, hi = small if (small and et.bitwidth == 8) else (low, high)
+        return b.uniform(sa, et, lo, hi), b.uniform(sb, et, lo, hi)
+
+    return gen
+
+
+def _range(low: float, high: float, f16: tuple[float, float] | None = None) -> Gen1:
+    def gen(b: CaseBuilder, shape: tuple[int, ...], et: Type) -> np.ndarray:
+        lo, hi = f16 if (f16 and et == Type.f16) else (low, high)
+        return b.uniform(shape, et, lo, hi)
+
+    return gen
+
+
+def _draw_pair_shapes(draw: Draw[Any], mode: str) -> list[tuple[int, ...]]:
+    if mode == "none":
+        shape = draw_shape(draw)
+        return [shape, shape]
+    return draw_broadcast_shapes(draw, 2)
+
+
+def _binary_case(op: str, types: tuple[Type, ...], gen: Gen2, note: str) -> None:
+    def build(draw: Draw[Any]) -> OpCase:
+        et = draw(st.sampled_from(types))
+        mode = draw(st.sampled_from(("numpy", "numpy", "numpy", "none")))
+        sa, sb = _draw_pair_shapes(draw, mode)
+        # OpenVINO CPU fails to compile auto_broadcast="none" with a Constant of only size-1 dims
+        rhs_constant = mode == "numpy" and draw(st.booleans()) and draw(st.booleans())
+        b = CaseBuilder(draw_seed(draw))
+        a_val, b_val = gen(b, sa, sb, et)
+        x, y = b.param("x", a_val), b.input("y", b_val, rhs_constant)
+        if op == "Divide":
+            node = opset.divide(x, y, mode, draw(st.booleans()))
+        else:
+            node = make_node(op, 1, [x.output(0), y.output(0)], {"auto_broadcast": mode})
+        return b.finish(op, 1, node, note)
+
+    build.__name__ = f"case_{op}"
+    register_case(op, 1)(build)
+
+
+def draw_axes(draw: Draw[Any], rank: int) -> list[int]:
+    """A non-empty subset of ``range(rank)`` in drawn order, each axis possibly written negative."""
+    axes = draw(st.permutations(range(rank)))[:draw(st.integers(1, rank))]
+    return [a - rank if draw(st.booleans()) else a for a in axes]
+
+
+MAX_SIDE = {1: 12, 2: 7, 3: 4}
+
+
+@dataclass
+class Window:
+    """Drawn sliding-window attributes and a data spatial shape they fit."""
+
+    kernel: list[int]
+    strides: list[int]
+    dilations: list[int]
+    pads_begin: list[int]
+    pads_end: list[int]
+    auto_pad: str
+    spatial: list[int]
+
+
+def draw_window(draw: Draw[Any], n: int, max_kernel: int = 3, dilate: bool = True,
+                pads_below_kernel: bool = False) -> Window:
+    """Window attributes for ``n`` spatial axes and input sizes the (padded) kernel fits in."""
+    auto_pad = draw(st.sampled_from(AUTO_PAD + ("explicit",)))
+    w = Window([], [], [], [], [], auto_pad, [])
+    for _ in range(n):
+        k, d = draw(st.integers(1, max_kernel)), draw(st.integers(1, 2)) if dilate else 1
+        dk = dilated(k, d)
+        pad = st.integers(0, dk - 1) if pads_below_kernel else st.integers(0, 2)
+        pb, pe = draw(pad), draw(pad)
+        used = 0 if auto_pad != "explicit" else pb + pe
+        need = 1 if auto_pad.startswith("same") else max(1, dk - used)
+        w.kernel.append(k)
+        w.dilations.append(d)
+        w.strides.append(draw(st.integers(1, 3)))
+        w.pads_begin.append(pb)
+        w.pads_end.append(pe)
+        w.spatial.append(draw(st.integers(need, max(need, MAX_SIDE[n]))))
+    return w

@@ -1,14 +1,18 @@
-"""Case strategies for MaxPool-1/8/14 and AvgPool-1/14/16.
+"""Case strategies of the pooling ops (OpenVINO's op-spec folder "pooling"): MaxPool-1/8/14,
+AvgPool-1/14/16, AdaptiveAvgPool-8 and AdaptiveMaxPool-8.
 
 Pads stay below the dilated kernel, and every window has at least one tap on the data: when
 dilated taps would skip it the dilations become 1, and when ``ceil`` would add a window past it
 the rounding becomes ``floor``. AvgPool with exclude-pad=false also rounds down when ``ceil``
 would make a window reach past the end padding: OpenVINO CPU then divides by the whole kernel,
-and the spec does not say what to divide by. A window wholly in the padding is left out because OpenVINO
-rejects it for AvgPool with exclude-pad and the spec leaves the MaxPool value open.
+and the spec does not say what to divide by. A window wholly in the padding is left out because
+OpenVINO rejects it for AvgPool with exclude-pad and the spec leaves the MaxPool value open.
 MaxPool values are all different (u8 from 1 up, so no value ties with the padding), so the
 indices output has no ties. AvgPool-16 always states its dilations: OpenVINO CPU crashes on the
 empty default.
+
+AdaptiveMaxPool: values are all different (no ties: the spec does not say which index a tie
+gives); ``index_element_type`` is i32 (OpenVINO CPU cannot compile i64 indices for it).
 """
 
 from __future__ import annotations
@@ -21,8 +25,8 @@ from hypothesis import strategies as st
 from ovconform import opset
 from ovconform.ir import Dimension, Type
 from ovconform.opcases import OpCase, register_case
-from ovconform.opcases._conv import Window, draw_window
-from ovconform.opcases._draw import FLOATS, CaseBuilder, Draw, draw_seed
+from ovconform.opcases._draw import FLOATS, CaseBuilder, Draw, Window, _ints, draw_seed, draw_window
+from ovconform.opcases._draw_index import INDEX_TYPES
 from ovconform.opset._window import dilated, out_dim, resolve_pads
 
 MAX_TYPES = (*FLOATS, Type.i32, Type.u8)
@@ -111,3 +115,32 @@ for _v in (1, 8, 14):
     _max_pool(_v)
 for _v in (1, 14, 16):
     _avg_pool(_v)
+
+
+def _adaptive(draw: Draw[Any]) -> tuple[tuple[int, ...], list[int], Type, bool]:
+    n = draw(st.integers(1, 3))
+    side = {1: 9, 2: 7, 3: 4}[n]
+    shape = (draw(st.integers(1, 2)), draw(st.integers(1, 3)), *(draw(st.integers(1, side)) for _ in range(n)))
+    out = [draw(st.integers(1, side)) for _ in range(n)]
+    return shape, out, draw(st.sampled_from(INDEX_TYPES)), draw(st.integers(0, 3)) > 0
+
+
+@register_case("AdaptiveAvgPool", 8)
+def case_adaptive_avg_pool(draw: Draw[Any]) -> OpCase:
+    shape, out, it, constant = _adaptive(draw)
+    et = draw(st.sampled_from(FLOATS))
+    b = CaseBuilder(draw_seed(draw))
+    data = b.param("data", b.uniform(shape, et, -4, 4))
+    node = opset.adaptive_avg_pool(data, _ints(b, "output_shape", out, it, constant))
+    return b.finish("AdaptiveAvgPool", 8, node)
+
+
+@register_case("AdaptiveMaxPool", 8)
+def case_adaptive_max_pool(draw: Draw[Any]) -> OpCase:
+    shape, out, it, constant = _adaptive(draw)
+    et = draw(st.sampled_from(FLOATS))
+    index_type = Type.i32  # OpenVINO CPU cannot compile i64 indices ("does not support i64 for use with oneDNN")
+    b = CaseBuilder(draw_seed(draw))
+    data = b.param("data", b.distinct(shape, et, 0.25 if math.prod(shape) <= 2000 else 0.0625))
+    node = opset.adaptive_max_pool(data, _ints(b, "output_shape", out, it, constant), index_type)
+    return b.finish("AdaptiveMaxPool", 8, node, "values are all different: no ties.")

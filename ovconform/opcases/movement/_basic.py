@@ -1,113 +1,21 @@
-"""Case strategies for data-movement ops (Transpose, Concat, Split, VariadicSplit, Gather,
-StridedSlice), and the drawing helpers the shape-op and state-op strategies share.
+"""Case strategies of Transpose-1, Concat-1, Split-1, VariadicSplit-1, Gather-1/7/8,
+StridedSlice-1 and Broadcast-1/3 (drawn with :mod:`ovconform.opcases._draw_dynamic`).
 
-Every array comes from one drawn seed through ``numpy.random.default_rng``, so a case is a pure
-function of hypothesis' draws. Shapes stay tiny (at most a few thousand elements); data tensors are
-never zero-sized (only an index list may be empty); every case is valid for OpenVINO CPU as well
-as for the spec.
+Every case is valid for OpenVINO CPU as well as for the spec.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 from hypothesis import strategies as st
 
-from ovconform.ir import Dimension, Model, Node, Output, Type, make_node
+from ovconform.ir import make_node
 from ovconform.opcases import OpCase, register_case
-from ovconform.opset import concat, constant, parameter, result, split, transpose, variadic_split
+from ovconform.opcases._draw_dynamic import CaseBuilder, Draw, draw_axis, draw_shape, draw_type, random_array
+from ovconform.opset import concat, constant, split, transpose, variadic_split
 
-Draw = Callable[[st.SearchStrategy[Any]], Any]
-
-DATA_TYPES = (Type.f32, Type.f16, Type.i32, Type.i64, Type.u8, Type.boolean)
-INDEX_TYPES = (Type.i32, Type.i64)
-MAX_ELEMENTS = 4096
-
-
-# -- drawing helpers ------------------------------------------------------------------------------
-
-def draw_type(draw: Draw, types: Sequence[Type] = DATA_TYPES) -> Type:
-    """f32 about half the time, otherwise any of ``types``."""
-    return draw(st.one_of(st.just(Type.f32), st.sampled_from(list(types))))
-
-
-def draw_shape(draw: Draw, min_rank: int = 0, max_rank: int = 4, max_dim: int = 5) -> list[int]:
-    """A static shape with dims 1..max_dim (size-1 dims are common) and few elements."""
-    rank = draw(st.integers(min_rank, max_rank))
-    dims = draw(st.lists(st.integers(1, max_dim), min_size=rank, max_size=rank))
-    while int(np.prod(dims, dtype=np.int64)) > MAX_ELEMENTS:
-        dims[dims.index(max(dims))] -= 1
-    return dims
-
-
-def draw_axis(draw: Draw, rank: int) -> int:
-    """An axis in [-rank, rank-1]: the negative spelling about a third of the time."""
-    axis = draw(st.integers(0, rank - 1))
-    return axis - rank if draw(st.integers(0, 2)) == 0 else axis
-
-
-def random_array(rng: np.random.Generator, shape: Sequence[int], et: Type) -> np.ndarray:
-    """Values of element type ``et``: normals for floats, small integers, random booleans."""
-    shape = tuple(shape)
-    if et == Type.boolean:
-        return rng.random(shape) < 0.5
-    if et.is_real():
-        return rng.standard_normal(shape).astype(et.to_dtype())
-    lo = 0 if not et.is_signed() else -100
-    return rng.integers(lo, 100, size=shape).astype(et.to_dtype())
-
-
-class CaseBuilder:
-    """Collects a case's Parameters and their arrays (in order) from one drawn seed."""
-
-    def __init__(self, draw: Draw) -> None:
-        self.draw = draw
-        self.rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
-        self.params: list[Node] = []
-        self.inputs: dict[str, np.ndarray] = {}
-        self.dynamic = False
-
-    def data(self, shape: Sequence[int], et: Type, name: str = "data", dynamic_ok: bool = True,
-             bounded_ok: bool = True) -> Node:
-        """A Parameter fed with random values; its declared shape is sometimes dynamic (``?``) or,
-        when ``bounded_ok``, bounded."""
-        return self.feed(random_array(self.rng, shape, et), et, name, dynamic_ok, bounded_ok)
-
-    def feed(self, value: np.ndarray, et: Type, name: str, dynamic_ok: bool = False, bounded_ok: bool = True) -> Node:
-        """A Parameter fed with ``value``."""
-        shape: list[Any] = list(value.shape)
-        if dynamic_ok and shape and self.draw(st.integers(0, 5)) == 0:
-            shape = [self._relax(d, bounded_ok) for d in shape]
-            self.dynamic = True
-        node = parameter(shape, et, name=name)
-        self.params.append(node)
-        self.inputs[name] = np.asarray(value, dtype=et.to_dtype())
-        return node
-
-    def _relax(self, d: int, bounded_ok: bool) -> Dimension | int:
-        kind = self.draw(st.integers(0, 2 if bounded_ok else 1))
-        return d if kind == 0 else Dimension() if kind == 1 else Dimension(max(1, d - 1), d + 2)
-
-    def index(self, values: Any, name: str, param_chance: int = 0, types: Sequence[Type] = INDEX_TYPES) -> Output:
-        """An integer index input: a Constant, or (one time in ``param_chance``) a Parameter."""
-        et = self.draw(st.sampled_from(list(types)))
-        arr = np.asarray(values, dtype=et.to_dtype())
-        if param_chance and self.draw(st.integers(1, param_chance)) == 1:
-            return self.feed(arr, et, name).output(0)
-        return constant(arr).output(0)
-
-    def case(self, op_type: str, version: int, outputs: Sequence[Output], note: str = "",
-             sinks: Sequence[Node] = (), **extra: Any) -> OpCase:
-        results = [result(o) for o in outputs]
-        name = f"{op_type}-{version}"
-        model = Model(results, list(sinks), self.params, name) if sinks else Model(results, self.params, name)
-        extra.setdefault("dynamic", self.dynamic)
-        return OpCase(op_type, version, model, self.inputs, note, extra)
-
-
-# -- Transpose ------------------------------------------------------------------------------------
 
 @register_case("Transpose", 1)
 def transpose_case(draw: Draw) -> OpCase:
@@ -282,3 +190,55 @@ def strided_slice_case(draw: Draw) -> OpCase:
             "shrink_axis_mask are never both set (OpenVINO CPU reads uninitialized memory for that mix); "
             "begin is a Parameter only without new/shrink/ellipsis masks (OpenVINO CPU has no executor then).")
     return b.case("StridedSlice", 1, [node.output(0)], note)
+
+
+def _numpy_target(draw: Draw, shape: list[int], bidirectional: bool) -> list[int]:
+    """A target that ``shape`` broadcasts to (numpy); bidirectional targets may also hold 1s
+    where the data has a dim, and may have a smaller rank."""
+    lead = draw(st.lists(st.integers(1, 3), min_size=0 if shape else 1, max_size=max(0, 4 - len(shape))))
+    tail = [draw(st.integers(1, 3)) if d == 1 else (1 if bidirectional and draw(st.booleans()) else d)
+            for d in shape]
+    target = lead + tail
+    if bidirectional and not lead and len(target) > 1 and draw(st.booleans()):
+        target = target[draw(st.integers(1, len(target) - 1)):]
+    return target
+
+
+def _explicit_target(draw: Draw, shape: list[int]) -> tuple[list[int], list[int]]:
+    """A target and a strictly increasing axes_mapping placing each data dim in it."""
+    rank = draw(st.integers(max(len(shape), 1), 4))
+    mapping = sorted(draw(st.lists(st.integers(0, rank - 1), unique=True, min_size=len(shape), max_size=len(shape))))
+    target = [draw(st.integers(1, 3)) for _ in range(rank)]
+    for d, a in zip(shape, mapping, strict=True):
+        target[a] = d if d != 1 or draw(st.booleans()) else target[a]
+    return target, mapping
+
+
+def _broadcast_case(draw: Draw, version: int) -> OpCase:
+    b = CaseBuilder(draw)
+    modes = ["numpy", "explicit"] + (["bidirectional"] if version == 3 else [])
+    mode = draw(st.sampled_from(modes))
+    shape = draw_shape(draw, 0 if mode != "explicit" else 1, 3, max_dim=3)
+    data = b.data(shape, draw_type(draw))
+    if mode == "explicit":
+        target, mapping = _explicit_target(draw, shape)
+        inputs = [data.output(0), b.index(target, "target_shape"), b.index(mapping, "axes_mapping")]
+    else:
+        target = _numpy_target(draw, shape, mode == "bidirectional")
+        inputs = [data.output(0), b.index(target, "target_shape", param_chance=6)]
+    ir_mode = "none" if version == 1 and mode == "explicit" else mode
+    node = make_node("Broadcast", version, inputs, {"mode": ir_mode})
+    note = ("target_shape is never empty: OpenVINO CPU crashes on Broadcast to a scalar target."
+            + ("" if version == 3 else " Mode 'pdpd' is left out: OpenVINO cannot build Broadcast-1 pdpd "
+               "with two inputs."))
+    return b.case("Broadcast", version, [node.output(0)], note)
+
+
+@register_case("Broadcast", 1)
+def broadcast_1_case(draw: Draw) -> OpCase:
+    return _broadcast_case(draw, 1)
+
+
+@register_case("Broadcast", 3)
+def broadcast_3_case(draw: Draw) -> OpCase:
+    return _broadcast_case(draw, 3)

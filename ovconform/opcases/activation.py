@@ -1,11 +1,20 @@
-"""Case strategies for the activation ops: HSwish, HSigmoid, SoftPlus, SoftSign, Mish, Swish, Elu,
-Selu, HardSigmoid, PRelu, IsNaN, IsInf, IsFinite, Identity.
+"""Case strategies of the activation ops (OpenVINO's op-spec folder "activation"): Relu-1,
+Sigmoid-1, Exp-1, Gelu-2/7, Clamp-1, HSwish-4, HSigmoid-5, SoftPlus-4, SoftSign-9, Mish-4, Swish-4,
+Elu-1, Selu-1, HardSigmoid-1, PRelu-1, Identity-16, Softmax-1/8 and LogSoftmax-5.
 
-Float types only (the spec's "arbitrary floating-point type"), except Identity (any type).
-Values stay where the functions are well conditioned (|x| <= 8, less for f16) so the float64
-oracle and a float32 device agree within the default tolerance. Scalar parameters (Swish beta,
-Elu alpha, Selu alpha/lambda, HardSigmoid alpha/beta, PRelu slope) are drawn as f16-exact values
-and given as Constants or Parameters. The classifiers get arrays salted with NaN and ±inf.
+Relu takes floats and signed integers in [-100, 100]; Exp, Sigmoid and Gelu floating-point inputs
+only (OpenVINO CPU rounds integer results where the spec is silent). Clamp: integer inputs get a
+fractional min only when negative and a fractional max only when positive (the spec rounds min up
+and max down; OpenVINO CPU truncates both toward zero).
+
+The other activations take float types only (the spec's "arbitrary floating-point type"), except
+Identity (any type). Values stay where the functions are well conditioned (|x| <= 8, less for
+f16) so the float64 oracle and a float32 device agree within the default tolerance. Scalar
+parameters (Swish beta, Elu alpha, Selu alpha/lambda, HardSigmoid alpha/beta, PRelu slope) are
+drawn as f16-exact values and given as Constants or Parameters.
+
+Softmax-1 takes an axis in [0, rank) (rank 1..4), Softmax-8 in [-rank, rank) (rank 0..4), on f32
+and f16 data; LogSoftmax likewise.
 """
 
 from __future__ import annotations
@@ -19,9 +28,53 @@ from hypothesis import strategies as st
 from ovconform import opset
 from ovconform.ir import Node, Type
 from ovconform.opcases import OpCase, register_case
-from ovconform.opcases._draw import FLOATS, CaseBuilder, Draw, draw_seed, draw_shape
+from ovconform.opcases._draw import (
+    _FLOAT_NOTE,
+    FLOATS,
+    SIGNED,
+    CaseBuilder,
+    Draw,
+    Gen1,
+    Shape,
+    _range,
+    draw_seed,
+    draw_shape,
+    unary_case,
+)
 
-Shape = tuple[int, ...]
+UNARY: dict[str, tuple[tuple[Type, ...], Gen1, str]] = {
+    "Relu": ((*FLOATS, *SIGNED), _range(-100, 100), ""),
+    "Exp": (FLOATS, _range(-6, 6, (-4, 4)), _FLOAT_NOTE),
+    "Sigmoid": (FLOATS, _range(-8, 8), _FLOAT_NOTE),
+}
+
+
+for _op, (_types, _gen1, _note) in UNARY.items():
+    unary_case(_op, 1, _types, _gen1, _note)
+
+
+unary_case("Gelu", 2, FLOATS, _range(-4, 4), _FLOAT_NOTE)
+unary_case("Gelu", 7, FLOATS, _range(-4, 4), _FLOAT_NOTE,
+            lambda draw: {"approximation_mode": draw(st.sampled_from(("ERF", "TANH")))})
+
+
+@register_case("Clamp", 1)
+def _clamp(draw: Draw[Any]) -> OpCase:
+    et = draw(st.sampled_from((*FLOATS, *SIGNED)))
+    shape = draw_shape(draw)
+    bound = st.floats(-60, 60, allow_nan=False, width=16)
+    lo, hi = sorted((draw(bound), draw(bound)))
+    if not et.is_real():  # keep fractions only where rounding toward zero (CPU) == ceil/floor (spec)
+        lo = float(np.ceil(lo)) if lo > 0 else lo
+        hi = float(np.floor(hi)) if hi < 0 else hi
+        hi = max(hi, float(np.ceil(lo)))  # at least one integer inside [lo, hi]
+    b = CaseBuilder(draw_seed(draw))
+    x = b.param("x", b.uniform(shape, et, -100, 100))
+    return b.finish("Clamp", 1, opset.clamp(x, lo, hi), _CLAMP_NOTE)
+
+
+_CLAMP_NOTE = ("integer inputs: the spec rounds min up and max down; OpenVINO CPU truncates both toward "
+               "zero, so a fractional min is only negative and a fractional max only positive.")
 
 
 def _coef(draw: Draw[Any], low: float, high: float) -> float:
@@ -141,42 +194,39 @@ def _prelu(draw: Draw[Any]) -> OpCase:
     return b.finish("PRelu", 1, opset.prelu(x, slope))
 
 
-def _salted(draw: Draw[Any], b: CaseBuilder, et: Type) -> np.ndarray:
-    """Finite values with some NaN, +inf and -inf mixed in."""
-    shape = draw_shape(draw, min_rank=1)
-    values = b.uniform(shape, et, -100, 100)
-    pick = b.rng.integers(0, 5, shape)
-    values[pick == 1] = np.nan
-    values[pick == 2] = np.inf
-    values[pick == 3] = -np.inf
-    return values
-
-
-@register_case("IsNaN", 10)
-def _is_nan(draw: Draw[Any]) -> OpCase:
-    b = CaseBuilder(draw_seed(draw))
-    x = b.param("x", _salted(draw, b, draw(st.sampled_from(FLOATS))))
-    return b.finish("IsNaN", 10, opset.is_nan(x))
-
-
-@register_case("IsFinite", 10)
-def _is_finite(draw: Draw[Any]) -> OpCase:
-    b = CaseBuilder(draw_seed(draw))
-    x = b.param("x", _salted(draw, b, draw(st.sampled_from(FLOATS))))
-    return b.finish("IsFinite", 10, opset.is_finite(x))
-
-
-@register_case("IsInf", 10)
-def _is_inf(draw: Draw[Any]) -> OpCase:
-    b = CaseBuilder(draw_seed(draw))
-    x = b.param("x", _salted(draw, b, draw(st.sampled_from(FLOATS))))
-    attrs = {"detect_negative": draw(st.booleans()), "detect_positive": draw(st.booleans())}
-    return b.finish("IsInf", 10, opset.is_inf(x, attrs))
-
-
 @register_case("Identity", 16)
 def _identity(draw: Draw[Any]) -> OpCase:
     et = draw(st.sampled_from((*FLOATS, Type.i32, Type.i64, Type.u8, Type.boolean)))
     b = CaseBuilder(draw_seed(draw))
     x = b.param("x", b.uniform(draw_shape(draw), et, -100, 100))
     return b.finish("Identity", 16, opset.identity(x))
+
+
+def _softmax(version: int) -> None:
+    def build(draw: Draw[Any]) -> OpCase:
+        et = draw(st.sampled_from(FLOATS))
+        shape = draw_shape(draw, min_rank=1 if version == 1 else 0)
+        rank = len(shape)
+        low = 0 if version == 1 else -max(rank, 1)
+        axis = draw(st.integers(low, max(rank, 1) - 1))
+        b = CaseBuilder(draw_seed(draw))
+        data = b.param("data", b.uniform(shape, et, -6, 6))
+        return b.finish("Softmax", version, opset.softmax(data, axis, version=version))
+
+    build.__name__ = f"case_Softmax_{version}"
+    register_case("Softmax", version)(build)
+
+
+_softmax(1)
+_softmax(8)
+
+
+@register_case("LogSoftmax", 5)
+def case_log_softmax(draw: Draw[Any]) -> OpCase:
+    et = draw(st.sampled_from(FLOATS))
+    shape = draw_shape(draw, min_rank=1)
+    rank = len(shape)
+    axis = draw(st.integers(-rank, rank - 1))
+    b = CaseBuilder(draw_seed(draw))
+    data = b.param("data", b.uniform(shape, et, -6, 6))
+    return b.finish("LogSoftmax", 5, opset.log_softmax(data, axis))

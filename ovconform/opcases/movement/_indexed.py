@@ -1,9 +1,6 @@
-"""Case strategies of the "index" family: GatherElements-6, GatherND-5/8, ScatterUpdate-3,
-ScatterElementsUpdate-3/12, ScatterNDUpdate-4/15 (the spec's ScatterNDUpdate-3), TopK-1/3/11,
-NonZero-3, Bucketize-3, SearchSorted-15, Unique-10, SegmentMax-16.
-
-Every array comes from one drawn seed (:class:`ovconform.opcases._draw.CaseBuilder`); data types
-are f32 about half the time, else f16, i32, i64 (values in the i32 range), u8 or boolean.
+"""Case strategies of GatherElements-6, GatherND-5/8, ScatterUpdate-3,
+ScatterElementsUpdate-3/12, ScatterNDUpdate-4/15 (the spec's ScatterNDUpdate-3), Unique-10 and
+GatherTree-1.
 
 Kept away from (the spec leaves it undefined, or OpenVINO CPU cannot run it):
 
@@ -17,12 +14,8 @@ Kept away from (the spec leaves it undefined, or OpenVINO CPU cannot run it):
   stay near 1 and unsigned ``sub`` above zero (no overflow). ScatterElementsUpdate "mean" runs on
   floats only (integer rounding of the mean is not spelled out).
 * ScatterUpdate indices are never scalars (OpenVINO CPU: "do not support scalar input").
-* TopK: values along the axis are all different unless TopK-11 ``stable=true`` (the only case
-  where the spec orders ties); ``sort="none"`` only with ``k=1`` (its order is implementation
-  defined otherwise); ``1 <= k <= dim`` (the spec's range).
-* NonZero, Unique: data of rank >= 1; no NaN and no -0.0 for Unique (how they compare is not
-  specified). Bucketize / SearchSorted: boundaries sorted ascending (the spec requires it).
-* SegmentMax: ``num_segments``, when given, is a Constant of at least ``max(segment_ids) + 1``.
+* Unique: data of rank >= 1, no NaN and no -0.0 (how they compare is not specified).
+* GatherTree: i32 or f32 data, ``max_seq_len`` in [1, MAX_TIME], parent indices in range.
 """
 
 from __future__ import annotations
@@ -37,38 +30,8 @@ from ovconform import opset
 from ovconform.ir import Type
 from ovconform.opcases import OpCase, register_case
 from ovconform.opcases._draw import CaseBuilder, Draw, draw_seed, draw_shape
+from ovconform.opcases._draw_index import DATA_TYPES, INDEX_TYPES, axis_input, draw_type, index_input, values
 
-DATA_TYPES = (Type.f32, Type.f16, Type.i32, Type.i64, Type.u8, Type.boolean)
-INDEX_TYPES = (Type.i32, Type.i64)
-
-
-def draw_type(draw: Draw[Any], types: tuple[Type, ...] = DATA_TYPES) -> Type:
-    """f32 about half the time, otherwise any of ``types``."""
-    return draw(st.one_of(st.just(Type.f32), st.sampled_from(types)))
-
-
-def values(b: CaseBuilder, shape: tuple[int, ...], et: Type) -> np.ndarray:
-    """Data of ``et``: floats in [-10, 10], integers in [-100, 100] (clipped to the type), booleans."""
-    return b.uniform(shape, et, -10, 10) if et.is_real() else b.uniform(shape, et, -100, 100)
-
-
-def index_array(draw: Draw[Any], value: np.ndarray) -> np.ndarray:
-    return np.asarray(value).astype(draw(st.sampled_from(INDEX_TYPES)).to_dtype())
-
-
-def index_input(b: CaseBuilder, draw: Draw[Any], name: str, value: np.ndarray, param_chance: int = 2) -> Any:
-    """An index tensor: a Parameter (one time in ``param_chance``; never when 0) or a Constant."""
-    arr = index_array(draw, value)
-    return b.input(name, arr, as_constant=not param_chance or draw(st.integers(1, param_chance)) != 1)
-
-
-def axis_input(b: CaseBuilder, draw: Draw[Any], axis: int) -> Any:
-    """A scalar axis input: a Constant, or one time in four a Parameter."""
-    value = np.array(axis, dtype=draw(st.sampled_from(INDEX_TYPES)).to_dtype())
-    return b.input("axis", value, as_constant=draw(st.integers(0, 3)) != 0)
-
-
-# -- GatherElements-6 ---------------------------------------------------------------------------------
 
 @register_case("GatherElements", 6)
 def case_gather_elements(draw: Draw[Any]) -> OpCase:
@@ -239,115 +202,6 @@ def case_scatter_nd_update_15(draw: Draw[Any]) -> OpCase:
     return _scatter_nd(draw, 15)
 
 
-# -- TopK-1/3/11 --------------------------------------------------------------------------------------
-
-TOPK_TYPES = (Type.f32, Type.f16, Type.i32, Type.i64, Type.i8, Type.u8)
-
-
-def _topk(draw: Draw[Any], version: int) -> OpCase:
-    shape = draw_shape(draw, min_rank=1, max_side=5)
-    rank = len(shape)
-    axis = draw(st.integers(-rank, rank - 1))
-    dim = shape[axis]
-    k = draw(st.integers(1, dim))
-    sort = draw(st.sampled_from(("value", "index", "none") if k == 1 else ("value", "index")))
-    stable = version == 11 and draw(st.booleans())
-    et = draw_type(draw, TOPK_TYPES)
-    b = CaseBuilder(draw_seed(draw))
-    if stable:
-        data = b.uniform(tuple(shape), et, 0 if et == Type.u8 else -3, 3)
-    elif et.is_real():
-        data = b.distinct(tuple(shape), et, 0.5)
-    else:  # distinct along the axis (8-bit types cannot hold hundreds of different values)
-        ramp = distinct_along(b, tuple(shape), axis % rank, dim) * 3 - (0 if et == Type.u8 else dim)
-        data = ramp.astype(et.to_dtype())
-    k_node = b.input("k", np.array(k, dtype=draw(st.sampled_from(INDEX_TYPES)).to_dtype()),
-                     as_constant=draw(st.integers(0, 3)) != 0)
-    node = opset.topk(b.param("data", data), k_node, axis, draw(st.sampled_from(("max", "min"))), sort,
-                      draw(st.sampled_from(INDEX_TYPES)), stable, version=version)
-    note = ("values are all different unless TopK-11 stable=true (the spec defines the order of ties only "
-            "then); sort 'none' only with k=1 (its order is implementation-defined); 1 <= k <= dim.")
-    return b.finish("TopK", version, node, note)
-
-
-@register_case("TopK", 1)
-def case_topk_1(draw: Draw[Any]) -> OpCase:
-    return _topk(draw, 1)
-
-
-@register_case("TopK", 3)
-def case_topk_3(draw: Draw[Any]) -> OpCase:
-    return _topk(draw, 3)
-
-
-@register_case("TopK", 11)
-def case_topk_11(draw: Draw[Any]) -> OpCase:
-    return _topk(draw, 11)
-
-
-# -- NonZero-3 ----------------------------------------------------------------------------------------
-
-@register_case("NonZero", 3)
-def case_non_zero(draw: Draw[Any]) -> OpCase:
-    shape = draw_shape(draw, min_rank=1, max_side=5)
-    et = draw_type(draw, (*DATA_TYPES, Type.i8))
-    density = draw(st.sampled_from((0.0, 0.3, 0.7, 1.0)))
-    b = CaseBuilder(draw_seed(draw))
-    data = np.where(b.rng.random(tuple(shape)) < density, values(b, tuple(shape), et), 0).astype(et.to_dtype())
-    if et.is_real():
-        data[data == 0] = 0  # no -0.0 from the draw
-    node = opset.non_zero(b.param("data", data), draw(st.sampled_from(INDEX_TYPES)))
-    return b.finish("NonZero", 3, node, "data of rank >= 1 (OpenVINO infers [?,?] for a scalar); the output "
-                                        "shape depends on the values (0..size columns).")
-
-
-# -- Bucketize-3 --------------------------------------------------------------------------------------
-
-BUCKET_TYPES = (Type.f32, Type.f16, Type.i32, Type.i64, Type.u8, Type.i8)
-
-
-@register_case("Bucketize", 3)
-def case_bucketize(draw: Draw[Any]) -> OpCase:
-    shape = draw_shape(draw, max_side=5)
-    et, bt = draw_type(draw, BUCKET_TYPES), draw_type(draw, BUCKET_TYPES)
-    n = draw(st.integers(1, 8))
-    b = CaseBuilder(draw_seed(draw))
-    low = 0 if Type.u8 in (et, bt) else -20
-    edges = np.sort(b.uniform((n,), bt, low, 20))
-    data = b.uniform(tuple(shape), et, low - 2, 22)
-    if et.is_real() and draw(st.booleans()):  # some values exactly on a boundary
-        hits = b.rng.random(data.shape) < 0.3
-        data = np.where(hits, edges[b.rng.integers(0, n, data.shape)].astype(np.float64), data).astype(data.dtype)
-    buckets = b.input("buckets", edges, as_constant=draw(st.booleans()))
-    node = opset.bucketize(b.param("data", data), buckets, draw(st.sampled_from(INDEX_TYPES)), draw(st.booleans()))
-    return b.finish("Bucketize", 3, node, "buckets are sorted ascending (the spec requires it).")
-
-
-# -- SearchSorted-15 ----------------------------------------------------------------------------------
-
-@register_case("SearchSorted", 15)
-def case_search_sorted(draw: Draw[Any]) -> OpCase:
-    seq_shape = draw_shape(draw, min_rank=1, max_rank=3, max_side=5)
-    if len(seq_shape) == 1 and draw(st.booleans()):
-        values_shape = draw_shape(draw, max_rank=3, max_side=4)
-    else:
-        values_shape = (*seq_shape[:-1], draw(st.integers(1, 5)))
-    et = draw_type(draw, BUCKET_TYPES)
-    b = CaseBuilder(draw_seed(draw))
-    low = 0 if et == Type.u8 else -20
-    seq = np.sort(b.uniform(tuple(seq_shape), et, low, 20), axis=-1)
-    vals = b.uniform(tuple(values_shape), et, low - 2, 22)
-    if draw(st.booleans()):  # some values equal to sequence entries
-        pool = seq.reshape(-1)
-        vals = np.where(b.rng.random(vals.shape) < 0.3, pool[b.rng.integers(0, pool.size, vals.shape)], vals)
-    sequence = b.input("sorted_sequence", seq, as_constant=draw(st.booleans()))
-    node = opset.search_sorted(sequence, b.param("values", vals.astype(et.to_dtype())), draw(st.booleans()),
-                               draw(st.sampled_from(INDEX_TYPES)))
-    return b.finish("SearchSorted", 15, node, "each sequence row is sorted ascending (the spec requires it).")
-
-
-# -- Unique-10 ----------------------------------------------------------------------------------------
-
 @register_case("Unique", 10)
 def case_unique(draw: Draw[Any]) -> OpCase:
     shape = draw_shape(draw, min_rank=1, max_side=5)
@@ -370,21 +224,14 @@ def case_unique(draw: Draw[Any]) -> OpCase:
                                         "shapes depend on the values.")
 
 
-# -- SegmentMax-16 ------------------------------------------------------------------------------------
-
-@register_case("SegmentMax", 16)
-def case_segment_max(draw: Draw[Any]) -> OpCase:
-    shape = draw_shape(draw, min_rank=1, max_side=5)
-    et = draw_type(draw, (Type.f32, Type.f16, Type.i32, Type.i64, Type.u8, Type.i8))
+@register_case("GatherTree", 1)
+def case_gather_tree(draw: Draw[Any]) -> OpCase:
+    et = draw(st.sampled_from((Type.i32, Type.f32)))
+    time, batch, width = draw(st.integers(1, 6)), draw(st.integers(1, 3)), draw(st.integers(1, 4))
     b = CaseBuilder(draw_seed(draw))
-    ids = np.sort(b.rng.integers(0, draw(st.integers(1, 6)), shape[0]))
-    if draw(st.booleans()):
-        ids = ids - ids[0]  # the first segment is used
-    with_num = draw(st.booleans())
-    num = int(ids[-1]) + 1 + draw(st.integers(0, 2))
-    id_type = draw(st.sampled_from(INDEX_TYPES))
-    segment_ids = b.input("segment_ids", ids.astype(id_type.to_dtype()), as_constant=draw(st.booleans()))
-    num_node = b.const(np.array(num, id_type.to_dtype())) if with_num else None
-    node = opset.segment_max(b.param("data", values(b, tuple(shape), et)), segment_ids, num_node,
-                             draw(st.sampled_from(("zero", "lowest"))))
-    return b.finish("SegmentMax", 16, node, "num_segments, when given, is a Constant of at least max(segment_ids) + 1.")
+    shape = (time, batch, width)
+    steps = b.param("step_ids", b.integers(shape, et, 0, 6))
+    parents = b.param("parent_idx", b.integers(shape, et, 0, width - 1))
+    lengths = b.param("max_seq_len", b.integers((batch,), et, 1, time))
+    end = b.param("end_token", b.integers((), et, 0, 6))
+    return b.finish("GatherTree", 1, opset.gather_tree(steps, parents, lengths, end))

@@ -1,4 +1,6 @@
-"""Case strategies for shape ops: Reshape, Squeeze, Unsqueeze, ShapeOf, Broadcast."""
+"""Case strategies of the shape ops (OpenVINO's op-spec folder "shape"): Reshape-1, Squeeze-1/15,
+Unsqueeze-1 and ShapeOf-1/3 (drawn with :mod:`ovconform.opcases._draw_dynamic`).
+"""
 
 from __future__ import annotations
 
@@ -9,9 +11,8 @@ from hypothesis import strategies as st
 
 from ovconform.ir import Type, make_node
 from ovconform.opcases import OpCase, register_case
-from ovconform.opcases._movement import CaseBuilder, Draw, draw_shape, draw_type
+from ovconform.opcases._draw_dynamic import CaseBuilder, Draw, draw_shape, draw_type
 
-# -- Reshape --------------------------------------------------------------------------------------
 
 def _factor(draw: Draw, total: int, rank: int) -> list[int]:
     """``rank`` positive dims whose product is ``total``."""
@@ -108,57 +109,3 @@ def shape_of_1_case(draw: Draw) -> OpCase:
 @register_case("ShapeOf", 3)
 def shape_of_3_case(draw: Draw) -> OpCase:
     return _shape_of_case(draw, 3)
-
-
-# -- Broadcast ------------------------------------------------------------------------------------
-
-def _numpy_target(draw: Draw, shape: list[int], bidirectional: bool) -> list[int]:
-    """A target that ``shape`` broadcasts to (numpy); bidirectional targets may also hold 1s
-    where the data has a dim, and may have a smaller rank."""
-    lead = draw(st.lists(st.integers(1, 3), min_size=0 if shape else 1, max_size=max(0, 4 - len(shape))))
-    tail = [draw(st.integers(1, 3)) if d == 1 else (1 if bidirectional and draw(st.booleans()) else d)
-            for d in shape]
-    target = lead + tail
-    if bidirectional and not lead and len(target) > 1 and draw(st.booleans()):
-        target = target[draw(st.integers(1, len(target) - 1)):]
-    return target
-
-
-def _explicit_target(draw: Draw, shape: list[int]) -> tuple[list[int], list[int]]:
-    """A target and a strictly increasing axes_mapping placing each data dim in it."""
-    rank = draw(st.integers(max(len(shape), 1), 4))
-    mapping = sorted(draw(st.lists(st.integers(0, rank - 1), unique=True, min_size=len(shape), max_size=len(shape))))
-    target = [draw(st.integers(1, 3)) for _ in range(rank)]
-    for d, a in zip(shape, mapping, strict=True):
-        target[a] = d if d != 1 or draw(st.booleans()) else target[a]
-    return target, mapping
-
-
-def _broadcast_case(draw: Draw, version: int) -> OpCase:
-    b = CaseBuilder(draw)
-    modes = ["numpy", "explicit"] + (["bidirectional"] if version == 3 else [])
-    mode = draw(st.sampled_from(modes))
-    shape = draw_shape(draw, 0 if mode != "explicit" else 1, 3, max_dim=3)
-    data = b.data(shape, draw_type(draw))
-    if mode == "explicit":
-        target, mapping = _explicit_target(draw, shape)
-        inputs = [data.output(0), b.index(target, "target_shape"), b.index(mapping, "axes_mapping")]
-    else:
-        target = _numpy_target(draw, shape, mode == "bidirectional")
-        inputs = [data.output(0), b.index(target, "target_shape", param_chance=6)]
-    ir_mode = "none" if version == 1 and mode == "explicit" else mode
-    node = make_node("Broadcast", version, inputs, {"mode": ir_mode})
-    note = ("target_shape is never empty: OpenVINO CPU crashes on Broadcast to a scalar target."
-            + ("" if version == 3 else " Mode 'pdpd' is left out: OpenVINO cannot build Broadcast-1 pdpd "
-               "with two inputs."))
-    return b.case("Broadcast", version, [node.output(0)], note)
-
-
-@register_case("Broadcast", 1)
-def broadcast_1_case(draw: Draw) -> OpCase:
-    return _broadcast_case(draw, 1)
-
-
-@register_case("Broadcast", 3)
-def broadcast_3_case(draw: Draw) -> OpCase:
-    return _broadcast_case(draw, 3)

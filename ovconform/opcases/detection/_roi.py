@@ -9,6 +9,16 @@ inverted box has a negative size, for which the spec defines no samples); with t
 sampling ratio (0) and a mode other than asymmetric, an empty box side (``x1 == x2``) is widened by
 1/4: its ``ceil(roi_width / pooled_w)`` is 0 samples, whose average or maximum the spec leaves
 undefined (OpenVINO CPU gives NaN). Rotated boxes have positive sizes and any angle in [-pi, pi].
+
+ROIPooling-2 and PSROIPooling-1: batch ids in range; PSROIPooling ROIs inside the map (the reference
+code leaves negative positions undefined), normalized ([0, 1]) ROIs for the bilinear modes.
+
+DeformablePSROIPooling-1: feature maps [N, output_dim * group_size², H, W] (N 1..2, output_dim and
+group_size 1..3, H and W 2..6) of f32 or f16 in [-2, 2]; 1..3 ROIs with batch ids in [0, N) and
+corners on a quarter grid that avoids .5 (where rounding halves is a tie) reaching past the map;
+spatial_scale 0.25, 0.5 or 1; 1..3 sub-bins per axis; optional offsets in [-1, 1] for 1..3
+classes dividing output_dim, with part_size 1..3 and trans_std in [3/64, 1/2] (multiples of
+1/64). Every input is a Parameter.
 """
 
 from __future__ import annotations
@@ -98,3 +108,67 @@ def case_roi_align_rotated(draw: Draw[Any]) -> OpCase:
     pooled = draw(st.integers(1, 3)), draw(st.integers(1, 3))
     node = opset.roi_align_rotated(data, rois, idx, *pooled, draw(st.integers(0, 3)), scale, draw(st.booleans()))
     return b.finish("ROIAlignRotated", 15, node)
+
+
+def _boxes(b: CaseBuilder, count: int, batches: int, low: float, high: float, et: Type) -> np.ndarray:
+    corners = b.rng.uniform(low, high, (count, 2, 2))
+    corners.sort(axis=1)  # x_1 <= x_2, y_1 <= y_2
+    ids = b.rng.integers(0, batches, (count, 1))
+    return np.concatenate([ids, corners[:, 0], corners[:, 1]], axis=1).astype(et.to_dtype())
+
+
+@register_case("ROIPooling", 2)
+def case_roi_pooling(draw: Draw[Any]) -> OpCase:
+    et = draw(st.sampled_from(FLOATS))
+    method = draw(st.sampled_from(("max", "bilinear")))
+    n = draw(st.integers(1, 2))
+    shape = (n, draw(st.integers(1, 3)), draw(st.integers(1, 6)), draw(st.integers(1, 6)))
+    pooled = [draw(st.integers(1, 3)), draw(st.integers(1, 3))]
+    scale = draw(st.sampled_from((1.0, 0.5, 0.25))) if method == "max" else 1.0
+    b = CaseBuilder(draw_seed(draw))
+    maps = b.param("feature_maps", b.uniform(shape, et, -10, 10))
+    limit = (max(shape[2:]) + 1) / scale if method == "max" else 1.0
+    rois = b.param("rois", _boxes(b, draw(st.integers(1, 3)), n, -0.1 * limit, limit, et))
+    return b.finish("ROIPooling", 2, opset.roi_pooling(maps, rois, pooled, scale, method))
+
+
+@register_case("PSROIPooling", 1)
+def case_psroi_pooling(draw: Draw[Any]) -> OpCase:
+    et = draw(st.sampled_from(FLOATS))
+    mode = draw(st.sampled_from(("average", "bilinear")))
+    dim, group = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    bins = (draw(st.integers(1, 2)), draw(st.integers(1, 2))) if mode == "bilinear" else (1, 1)
+    per = group * group if mode == "average" else bins[0] * bins[1]
+    n = draw(st.integers(1, 2))
+    shape = (n, dim * per, draw(st.integers(1, 6)), draw(st.integers(1, 6)))
+    scale = draw(st.sampled_from((1.0, 0.5))) if mode == "average" else 1.0
+    b = CaseBuilder(draw_seed(draw))
+    maps = b.param("feature_maps", b.uniform(shape, et, -10, 10))
+    high = (min(shape[2:]) - 1) / scale if mode == "average" else 1.0
+    rois = b.param("rois", _boxes(b, draw(st.integers(1, 3)), n, 0.0, high, et))
+    node = opset.psroi_pooling(maps, rois, dim, group, scale, bins[1], bins[0], mode)
+    return b.finish("PSROIPooling", 1, node)
+
+
+@register_case("DeformablePSROIPooling", 1)
+def case_deformable_psroi_pooling(draw: Draw[Any]) -> OpCase:
+    et = draw(st.sampled_from(FLOATS))
+    dim, group = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    n, h, w = draw(st.integers(1, 2)), draw(st.integers(2, 6)), draw(st.integers(2, 6))
+    count, scale = draw(st.integers(1, 3)), draw(st.sampled_from((0.25, 0.5, 1.0)))
+    bins_x, bins_y, part = draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    classes = draw(st.sampled_from([c for c in (1, 2, 3) if dim % c == 0]))
+    b = CaseBuilder(draw_seed(draw))
+    data = b.param("data", b.uniform((n, dim * group * group, h, w), et, -2, 2))
+    quarters = b.rng.choice(np.array([0.0, 0.25, 0.75]), (count, 4))
+    xs = np.sort(b.rng.integers(0, int(w / scale) + 2, (count, 2)) + quarters[:, :2], axis=1)
+    ys = np.sort(b.rng.integers(0, int(h / scale) + 2, (count, 2)) + quarters[:, 2:], axis=1)
+    ids = b.rng.integers(0, n, count)
+    rois = b.param("rois", np.stack([ids, xs[:, 0], ys[:, 0], xs[:, 1], ys[:, 1]], axis=1).astype(et.to_dtype()))
+    offsets = None
+    if draw(st.integers(0, 3)) > 0:
+        offsets = b.param("offsets", b.uniform((count, 2 * classes, part, part), et, -1, 1))
+    trans = draw(st.integers(3, 32)) / 64  # exact in f32, as OpenVINO stores the attribute
+    node = opset.deformable_psroi_pooling(data, rois, dim, scale, group, "bilinear_deformable", bins_x, bins_y, trans,
+                                          part, offsets)
+    return b.finish("DeformablePSROIPooling", 1, node)

@@ -1,4 +1,6 @@
-"""Case strategies for state ops: ReadValue and Assign.
+"""Case strategies of the infrastructure ops (OpenVINO's op-spec folder "infrastructure") that
+have strategies of their own: ReadValue-3/6 and Assign-3/6 (Parameter, Constant and Result are in
+every case).
 
 Every case is the stateful loop ``ReadValue(init) -> Add(x) -> Assign`` with the Assign as the
 model's sink and the Add (and sometimes the ReadValue) as results. Within one infer request the
@@ -14,7 +16,7 @@ from hypothesis import strategies as st
 
 from ovconform.ir import PartialShape, Type, make_node
 from ovconform.opcases import OpCase, register_case
-from ovconform.opcases._movement import CaseBuilder, Draw, draw_shape, draw_type, random_array
+from ovconform.opcases._draw_dynamic import CaseBuilder, Draw, draw_shape, draw_type, random_array
 from ovconform.opset import add, constant
 
 STATE_TYPES = (Type.f32, Type.f16, Type.i32)

@@ -1,0 +1,72 @@
+"""Case strategies of the condition ops (OpenVINO's op-spec folder "condition"): Select-1,
+NonZero-3 and Bucketize-3.
+
+Select broadcasts its three inputs with numpy rules (or ``auto_broadcast="none"`` on equal
+shapes). NonZero takes data of rank >= 1; Bucketize boundaries are sorted ascending (the spec
+requires it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+
+from ovconform import opset
+from ovconform.ir import Type
+from ovconform.opcases import OpCase, register_case
+from ovconform.opcases._draw import NUMERIC, CaseBuilder, Draw, draw_broadcast_shapes, draw_seed, draw_shape
+from ovconform.opcases._draw_index import DATA_TYPES, INDEX_TYPES, draw_type, values
+
+
+@register_case("Select", 1)
+def _select(draw: Draw[Any]) -> OpCase:
+    et = draw(st.sampled_from((*NUMERIC, Type.boolean)))
+    mode = draw(st.sampled_from(("numpy", "numpy", "numpy", "none")))
+    if mode == "none":
+        shape = draw_shape(draw)
+        shapes = [shape, shape, shape]
+    else:
+        shapes = draw_broadcast_shapes(draw, 3)
+    b = CaseBuilder(draw_seed(draw))
+    cond = b.param("cond", b.uniform(shapes[0], Type.boolean, 0, 1))
+    then = b.param("then", b.uniform(shapes[1], et, -100, 100))
+    other = b.param("else", b.uniform(shapes[2], et, -100, 100))
+    return b.finish("Select", 1, opset.select(cond, then, other, mode))
+
+
+@register_case("NonZero", 3)
+def case_non_zero(draw: Draw[Any]) -> OpCase:
+    shape = draw_shape(draw, min_rank=1, max_side=5)
+    et = draw_type(draw, (*DATA_TYPES, Type.i8))
+    density = draw(st.sampled_from((0.0, 0.3, 0.7, 1.0)))
+    b = CaseBuilder(draw_seed(draw))
+    data = np.where(b.rng.random(tuple(shape)) < density, values(b, tuple(shape), et), 0).astype(et.to_dtype())
+    if et.is_real():
+        data[data == 0] = 0  # no -0.0 from the draw
+    node = opset.non_zero(b.param("data", data), draw(st.sampled_from(INDEX_TYPES)))
+    return b.finish("NonZero", 3, node, "data of rank >= 1 (OpenVINO infers [?,?] for a scalar); the output "
+                                        "shape depends on the values (0..size columns).")
+
+
+# -- Bucketize-3 --------------------------------------------------------------------------------------
+
+BUCKET_TYPES = (Type.f32, Type.f16, Type.i32, Type.i64, Type.u8, Type.i8)
+
+
+@register_case("Bucketize", 3)
+def case_bucketize(draw: Draw[Any]) -> OpCase:
+    shape = draw_shape(draw, max_side=5)
+    et, bt = draw_type(draw, BUCKET_TYPES), draw_type(draw, BUCKET_TYPES)
+    n = draw(st.integers(1, 8))
+    b = CaseBuilder(draw_seed(draw))
+    low = 0 if Type.u8 in (et, bt) else -20
+    edges = np.sort(b.uniform((n,), bt, low, 20))
+    data = b.uniform(tuple(shape), et, low - 2, 22)
+    if et.is_real() and draw(st.booleans()):  # some values exactly on a boundary
+        hits = b.rng.random(data.shape) < 0.3
+        data = np.where(hits, edges[b.rng.integers(0, n, data.shape)].astype(np.float64), data).astype(data.dtype)
+    buckets = b.input("buckets", edges, as_constant=draw(st.booleans()))
+    node = opset.bucketize(b.param("data", data), buckets, draw(st.sampled_from(INDEX_TYPES)), draw(st.booleans()))
+    return b.finish("Bucketize", 3, node, "buckets are sorted ascending (the spec requires it).")

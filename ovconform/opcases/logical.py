@@ -1,0 +1,21 @@
+"""Case strategies of the logical ops (OpenVINO's op-spec folder "logical"): LogicalAnd, LogicalOr,
+LogicalXor (boolean data broadcast with numpy rules, or ``auto_broadcast="none"`` on equal shapes)
+and LogicalNot.
+"""
+
+from __future__ import annotations
+
+from ovconform.ir import Type
+from ovconform.opcases._draw import Gen2, _binary_case, _both, _range, unary_case
+
+# op -> (types, value generator, note)
+BINARY: dict[str, tuple[tuple[Type, ...], Gen2, str]] = {
+    "LogicalAnd": ((Type.boolean,), _both(0, 1), ""),
+    "LogicalOr": ((Type.boolean,), _both(0, 1), ""),
+    "LogicalXor": ((Type.boolean,), _both(0, 1), ""),
+}
+
+
+for _op, (_types, _gen, _note) in BINARY.items():
+    _binary_case(_op, _types, _gen, _note)
+unary_case("LogicalNot", 1, (Type.boolean,), _range(0, 1), "")
