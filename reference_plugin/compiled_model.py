@@ -28,7 +28,7 @@ from ovconform import properties as P
 from ovconform.api import CompiledModel, StreamsExecutor, StreamsExecutorConfig
 from ovconform.errors import CompileError, OVConformError
 from ovconform.ir import Model, Node, Type
-from ovconform.opset._state import VariableInfo, variable_infos
+from ovconform.opset._infrastructure import VariableInfo, variable_infos
 from reference_plugin import properties as RP
 from reference_plugin._blob import Blob, pack
 from reference_plugin._transformations import FUSED_NAMES, fused_names

@@ -28,7 +28,7 @@ def int_values(arr: np.ndarray, count: int, what: str) -> list[int]:
 def backprop_crop(in_sizes: Sequence[int], kernel: Sequence[int], attrs: dict, output_shape: Sequence[int] | None
                   ) -> tuple[list[int], list[int]]:
     """Per spatial axis: how many elements the full transposed result loses at the beginning, and
-    the output size (see :mod:`ovconform.opset._advanced_conv`)."""
+    the output size (see :mod:`ovconform.opset._convolution`)."""
     n = len(in_sizes)
     strides, dil = attrs["strides"], attrs["dilations"]
     op = list(attrs.get("output_padding") or [0] * n)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ovconform.ir import Node
-from ovconform.opset._norm import BATCH_NORM_ORDER
+from ovconform.opset._normalization import BATCH_NORM_ORDER
 from reference_plugin.ops import register_op
 from reference_plugin.ops._base import OpRun
 from reference_plugin.ops._common_norm import store_float, to_f64

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ovconform.ir import Node
-from ovconform.opset._advanced_conv import col2im_blocks
+from ovconform.opset._movement._patches import col2im_blocks
 from reference_plugin.ops import register_op
 from reference_plugin.ops._base import OpRun
 from reference_plugin.ops._common_advanced import int_values

@@ -1,5 +1,5 @@
 """ConvertPromoteTypes-14: both inputs converted to their common type (inferred at build time by
-:func:`ovconform.opset._misc.promote_types`); each conversion follows Convert-1
+:func:`ovconform.opset._type.promote_types`); each conversion follows Convert-1
 (``_common_types.convert_array``: integer → float rounds to nearest, wider types are exact)."""
 
 from __future__ import annotations

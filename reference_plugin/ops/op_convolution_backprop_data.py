@@ -2,7 +2,7 @@
 ``[C_IN, C_OUT, *kernel]``, optional ``output_shape``. Computed as a direct convolution of the
 stride-upsampled, padded data with the flipped filters (:mod:`reference_plugin.ops._common_conv`);
 floats accumulate in float64, integers in int64 and then wrap. The crop and output sizes follow
-:mod:`ovconform.opset._advanced_conv`."""
+:mod:`ovconform.opset._convolution`."""
 
 from __future__ import annotations
 

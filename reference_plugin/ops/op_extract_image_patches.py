@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ovconform.ir import Dimension, Node
-from ovconform.opset._misc import patches_out_dim
+from ovconform.opset._movement._patches import patches_out_dim
 from reference_plugin.ops import register_op
 from reference_plugin.ops._base import OpRun
 

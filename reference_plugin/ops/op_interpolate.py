@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from ovconform.ir import Node
-from ovconform.opset._advanced_interp import scaled_size
+from ovconform.opset._image import scaled_size
 from reference_plugin.ops import register_op
 from reference_plugin.ops._base import OpRun
 from reference_plugin.ops._common_advanced import (

@@ -17,7 +17,7 @@ import numpy as np
 
 from ovconform.errors import ValidationError
 from ovconform.ir import Node
-from ovconform.opset._norm import mvn1_axes
+from ovconform.opset._normalization import mvn1_axes
 from reference_plugin.ops import register_op
 from reference_plugin.ops._base import OpRun
 from reference_plugin.ops._common_norm import AxesOp, mean_variance, store_float, to_f64

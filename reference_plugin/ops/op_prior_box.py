@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from ovconform.ir import Node
-from ovconform.opset._detect_prior import aspect_ratios
+from ovconform.opset._detection._prior import aspect_ratios
 from reference_plugin.ops import register_op
 from reference_plugin.ops._base import OpRun
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ovconform.ir import Node, Type
-from ovconform.opset._norm import range_length
+from ovconform.opset._generation import range_length
 from reference_plugin.ops import register_op
 from reference_plugin.ops._base import OpRun
 from reference_plugin.ops._common_norm import MAX_OUTPUT_ELEMENTS, scalar, store_float

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ovconform.ir import Node
-from ovconform.opset._misc_yolo import reorg_stride
+from ovconform.opset._detection._yolo import reorg_stride
 from reference_plugin.ops import register_op
 from reference_plugin.ops._base import OpRun
 

@@ -7,7 +7,7 @@ from openvino_deviations import SPEC, Deviation, Witness, _case, _param, input_v
 
 from ovconform import opset as ops
 from ovconform.opcases import OpCase
-from ovconform.opset._norm import mvn1_axes
+from ovconform.opset._normalization import mvn1_axes
 
 # -- MVN-1 with reduction_axes other than the across_channels axes ------------------------------------------
 
