@@ -301,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{thr['processes']}): ratio {tp['ratio']:.2f} (target >= 1.5); THROUGHPUT with streams as threads "
               f"{threads['fps']:.1f} fps: ratio {tp['ratio_threads']:.2f}")
     env = environment()
-    from reference_plugin._blas import blas_info
+    from reference_plugin.fast.blas import blas_info
 
     env["reference_blas_after_run"] = blas_info()
     print(f"BLAS: {env['blas']} (REFERENCE sets cores // streams threads per inference)")
