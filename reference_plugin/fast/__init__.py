@@ -28,6 +28,7 @@ registered route against its formula on generated cases and asserts that bound.
 from __future__ import annotations
 
 import importlib
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
@@ -146,6 +147,7 @@ _FORMULA_OF: dict[type, type[OpRun]] = {}
 #: The modules that register routes (imported on first use, in this order).
 ROUTE_MODULES: tuple[str, ...] = ("elementwise", "gelu", "softmax", "mvn", "matmul", "convolution", "pooling")
 _loaded = False
+_lock = threading.RLock()  # programs are compiled from several threads at once
 
 
 def _add(route: Route) -> None:
@@ -178,10 +180,11 @@ def writer_route(name: str, formula: type[OpRun], writer: Callable[..., None], w
 
 def _load() -> None:
     global _loaded
-    if not _loaded:
-        _loaded = True
-        for name in ROUTE_MODULES:
-            importlib.import_module(f"reference_plugin.fast.{name}")
+    with _lock:
+        if not _loaded:
+            for name in ROUTE_MODULES:
+                importlib.import_module(f"reference_plugin.fast.{name}")
+            _loaded = True
 
 
 def routes() -> list[Route]:
@@ -193,21 +196,25 @@ def routes() -> list[Route]:
 def fast_class(formula: type[OpRun]) -> type[OpRun]:
     """``formula`` with its kernel routes mixed in front (``formula`` itself when it has none);
     built once per class. The class keeps the formula's name, op type and version."""
-    _load()
     cls = _FAST.get(formula)
-    if cls is None:
-        mixins = sorted((r for r in _ROUTES.values() if r.formula is formula and r.mixin is not None),
-                        key=lambda r: (r.order, r.name))
-        if mixins:
-            bases = tuple(dict.fromkeys(r.mixin for r in mixins if r.mixin is not None))
-            cls = type(formula.__name__, (*bases, formula),
-                       {"__module__": __name__, "__qualname__": formula.__qualname__,
-                        "__doc__": formula.__doc__})
-        else:
-            cls = formula
-        _FAST[formula] = cls
-        _FORMULA_OF[cls] = formula
-    return cls
+    if cls is not None:
+        return cls
+    _load()
+    with _lock:
+        cls = _FAST.get(formula)
+        if cls is None:
+            mixins = sorted((r for r in _ROUTES.values() if r.formula is formula and r.mixin is not None),
+                            key=lambda r: (r.order, r.name))
+            if mixins:
+                bases = tuple(dict.fromkeys(r.mixin for r in mixins if r.mixin is not None))
+                cls = type(formula.__name__, (*bases, formula),
+                           {"__module__": __name__, "__qualname__": formula.__qualname__,
+                            "__doc__": formula.__doc__})
+            else:
+                cls = formula
+            _FORMULA_OF[cls] = formula
+            _FAST[formula] = cls
+        return cls
 
 
 def route_class(route: Route) -> type[OpRun]:
