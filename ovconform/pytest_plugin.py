@@ -229,7 +229,8 @@ class TestLimit:
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_protocol(self, item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
         mark = item.get_closest_marker("timeout")
-        self._limit = float(mark.args[0]) if mark is not None and mark.args else self.seconds
+        seconds = (mark.args[0] if mark.args else mark.kwargs.get("timeout")) if mark is not None else None
+        self._limit = self.seconds if seconds is None else float(seconds)
         self._deadline = time.monotonic() + self._limit if self._limit > 0 else None
         try:
             return (yield)

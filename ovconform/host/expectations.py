@@ -145,7 +145,9 @@ class Expectations:
 
     def unmatched(self) -> list[tuple[Entry, str]]:
         """Entries that match no collected test, with what to say about each (see the module
-        docstring); entries out of the run's scope are left out."""
+        docstring); entries out of the run's scope are left out. Empty until :meth:`observe` ran."""
+        if not self.observed:
+            return []
         modules = {n.split("::", 1)[0] for n in self._collected}
 
         def seen(pattern: str, names: Iterable[str]) -> bool:
