@@ -18,14 +18,16 @@ from typing import Any
 import numpy as np
 
 from ovconform import opset as ops
-from ovconform.ir import Model, Node, PartialShape, Type, as_type
+from ovconform.errors import UnsupportedOpError
+from ovconform.ir import Model, Node, OpDef, PartialShape, Type, as_type, get_opdef, make_node
 
 __all__ = [
-    "CASES", "ELEMENT_TYPES", "MANDATORY_API_OPS", "STATE_VARIABLES", "ModelCase", "build", "chain_models",
-    "concat_with_params", "const_result", "conv2d", "dynamic_model", "dynamic_oracle", "expected", "failing_model",
-    "iteration_model", "long_run_inputs", "long_run_model", "long_run_oracle", "make_inputs", "maxpool2d",
-    "param_result", "random_array", "relu_concat", "single_split", "slow_model", "slow_oracle", "split_concat",
-    "state_model", "two_results",
+    "CASES", "ELEMENT_TYPES", "MANDATORY_API_OPS", "OPAQUE_OP", "PARTLY_SUPPORTED", "PARTLY_UNSUPPORTED",
+    "STATE_VARIABLES", "ModelCase", "build", "chain_models", "concat_with_params", "const_result", "conv2d",
+    "dynamic_model", "dynamic_oracle", "expected", "failing_model", "iteration_model", "long_run_inputs",
+    "long_run_model", "long_run_oracle", "make_inputs", "maxpool2d", "param_result", "partly_supported_model",
+    "random_array", "relu_concat", "single_split", "slow_model", "slow_oracle", "split_concat", "state_model",
+    "two_results",
 ]
 
 F32 = Type.f32
@@ -406,3 +408,44 @@ MANDATORY_API_OPS = (
     "Add", "Assign", "Concat", "Constant", "Convert", "Convolution", "Gather", "MatMul", "MaxPool", "Multiply",
     "Parameter", "ReadValue", "Relu", "Reshape", "Result", "ShapeOf", "Sigmoid", "Split", "Subtract",
 )
+
+
+# -- a partly supported model (query_model's housekeeping rules) --------------------------------------
+#: An op type the suites define and no device implements (``opset1``-style, two inputs, passes the
+#: first input's type and shape through). Registered on first use only.
+OPAQUE_OP = "OvconformOpaque"
+#: What query_model must answer for :func:`partly_supported_model` (seeds 001/002): the supported ops
+#: (the two Relus, which a device may fuse, and the Multiply), the Parameter and Constant feeding
+#: them, and the Result of the Multiply; not the opaque op, not its Constant argument (all its
+#: consumers are unsupported) and not the Result of the opaque op.
+PARTLY_SUPPORTED = ("data", "relu1", "relu2", "mul", "scale", "out")
+PARTLY_UNSUPPORTED = ("opaque", "opaque_arg", "opaque_out")
+
+
+def _opaque_infer(node: Node) -> list[tuple[Type, PartialShape]]:
+    return [(node.get_input_element_type(0), node.get_input_partial_shape(0))]
+
+
+def _opaque_opdef() -> OpDef:
+    try:
+        return get_opdef(OPAQUE_OP, 1)
+    except UnsupportedOpError:
+        from ovconform.ir._opdef import register_opdef
+
+        return register_opdef(OpDef(OPAQUE_OP, 1, 2, 2, (), _opaque_infer, doc="defined by the suites only"))
+
+
+def partly_supported_model() -> Model:
+    """data -> Relu (relu1) -> Relu (relu2) -> OvconformOpaque (opaque, with Constant opaque_arg)
+    -> Multiply by Constant scale (mul) -> Result out; and Result opaque_out of the opaque op.
+
+    No device implements the opaque op, so every device supports the model only in part:
+    :data:`PARTLY_SUPPORTED` is the answer the seeds' query_model rules give."""
+    _opaque_opdef()
+    x = _param([1, 2, 3], F32, "data")
+    relu1 = _named(ops.relu(x), "relu1")
+    relu2 = _named(ops.relu(relu1), "relu2")
+    arg = ops.constant(np.ones((1, 2, 3), np.float32), name="opaque_arg")
+    opaque = make_node(OPAQUE_OP, 1, [relu2.output(0), arg.output(0)], {}, "opaque")
+    mul = _named(ops.multiply(opaque, ops.constant(np.float32(2), name="scale")), "mul")
+    return Model([ops.result(mul, name="out"), ops.result(opaque, name="opaque_out")], [x], "PartlySupported")

@@ -305,14 +305,28 @@ def test_cannot_set_incorrect_config_on_compiled_model(ov_core: Any, ov_device_n
 
 def test_set_rw_properties_on_compiled_model(ov_core: Any, ov_device_name: str) -> None:
     """OVClassCompiledModelSetCorrectConfigTest.canSetConfig (–): each RW compiled-model property
-    takes its own value back and reads it."""
-    compiled = _compile(ov_core, ov_device_name)
-    for name in (n for n, m in _supported(compiled, ov_device_name).items() if m == "RW"):
+    takes its own value back and reads it; PERF_COUNT, when RW, switched on after compiling reads
+    back and is in force (requests made then have profiling information; seed 000: set_property
+    changes the compiled model's configuration)."""
+    compiled = _compile(ov_core, ov_device_name, {P.PERF_COUNT: False})
+    supported = _supported(compiled, ov_device_name)
+    for name in (n for n, m in supported.items() if m == "RW"):
         value = _get(compiled, ov_device_name, name)
         where = call(ov_device_name, "CompiledModel.set_property", {name: value})
         with no_error(where):
             compiled.set_property({name: value})
         assert_equal(P.to_string(_get(compiled, ov_device_name, name)), P.to_string(value), name, where)
+    if supported.get(P.PERF_COUNT) != "RW":
+        return
+    where = call(ov_device_name, "CompiledModel.set_property", {P.PERF_COUNT: True}) + " after compiling without it"
+    with no_error(where):
+        compiled.set_property({P.PERF_COUNT: True})
+    assert_equal(P.to_string(_get(compiled, ov_device_name, P.PERF_COUNT)), "YES", P.PERF_COUNT, where)
+    request = compiled.create_infer_request()
+    with no_error(where + "; infer + get_profiling_info"):
+        request.infer(_models.make_inputs(_models.build("relu")))
+        info = request.get_profiling_info()
+    assert_equal(bool(info), True, "profiling information after PERF_COUNT was switched on", where)
 
 
 def test_execution_devices_name_this_device(ov_core: Any, ov_device_name: str) -> None:

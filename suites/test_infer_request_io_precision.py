@@ -5,7 +5,8 @@
   a tensor of another element type is refused, one of the port's type accepted.
 * OVInferRequestCheckTensorPrecision (5 bodies) — M for the 12 types, O for bf16: the tensor got
   through the compiled port, the model's port, the tensor name and the index is one and the same
-  (element type, shape, byte size, strides, memory).
+  (element type, shape, byte size, strides, memory), and the tensors of different ports hold
+  different memory (OpenVINO's ``EXPECT_FALSE`` on port 0's and port 1's data).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pytest
 
 from ovconform import Tensor
@@ -67,6 +69,7 @@ def _check_ports(core: Any, device: str, model: Model, side: str) -> None:
     __tracebackhide__ = True
     compiled = _compile(core, device, model)
     request = compiled.create_infer_request()
+    firsts: list[Any] = []
     for index, model_port in enumerate(getattr(model, side + "s")):
         where = call(device, "InferRequest.get_tensor", f"{side} {index}", str(model_port.get_element_type()))
         getter = request.get_input_tensor if side == "input" else request.get_output_tensor
@@ -80,6 +83,11 @@ def _check_ports(core: Any, device: str, model: Model, side: str) -> None:
             if len(getattr(model, side + "s")) == 1:
                 tensors["no index"] = getter()
         _same_tensor(tensors, getattr(compiled, side)(index), where)
+        firsts.append(tensors["index"])
+    where = call(device, "InferRequest.get_tensor", f"each {side}")
+    shared = [(a, b) for a in range(len(firsts)) for b in range(a + 1, len(firsts))
+              if np.shares_memory(firsts[a].data, firsts[b].data)]
+    assert_equal(shared, [], f"{side} ports whose tensors share memory (OpenVINO: EXPECT_FALSE on their data)", where)
 
 
 BODIES: dict[str, tuple[Callable[[str], Model], str]] = {

@@ -7,7 +7,9 @@
   (:func:`~ovconform.suites._helpers.hardware_scope`), optional otherwise.
 * Beyond OpenVINO (–, optional): every op of every suite model is reported, the answer names the
   device, and what query_model declares supported really compiles and computes the right numbers
-  (harness-notes: "declared supported but failed" is its own failure).
+  (harness-notes: "declared supported but failed" is its own failure); on a partly supported model
+  the answer follows the seeds' rules (only fully supported ops, housekeeping nodes follow their
+  users) and compiling the whole model fails.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from ovconform.assertions import (
     assert_not_empty,
     assert_outputs_close,
     assert_raises_ov_error,
+    assert_that,
     call,
     fail,
     no_error,
@@ -77,12 +80,14 @@ def test_query_model_with_matmul(request: pytest.FixtureRequest, ov_core: Any, o
 
 
 def test_query_model_with_device_id(request: pytest.FixtureRequest, ov_core: Any, ov_device_name: str) -> None:
-    """OVClassQueryModelTest.QueryModelHETEROWithDeviceIDNoThrow's intent (M(HW)): ``DEV.<id>`` works
-    (plain ``DEV`` for a device whose DEVICE_ID is empty: it has no ``DEV.<id>`` form)."""
+    """OVClassQueryModelTest.QueryModelHETEROWithDeviceIDNoThrow (M(HW)): ``DEV.<id>`` and
+    ``HETERO:DEV.<id>`` report every op (plain ``DEV`` for a device whose DEVICE_ID is empty: it
+    has no ``DEV.<id>`` form)."""
     hardware_scope(request, ov_core, ov_device_name, P.DEVICE_ID)
     device_id = str(ov_core.get_property(ov_device_name, P.DEVICE_ID))
     device = f"{ov_device_name}.{device_id}" if device_id else ov_device_name
     _assert_all_supported(ov_core, device, _models.build("relu"))
+    _assert_all_supported(ov_core, f"HETERO:{device}", _models.build("relu"))
 
 
 @pytest.mark.parametrize("suffix", ["110", "l0"], ids=["big_id", "invalid_id"])
@@ -104,6 +109,27 @@ def test_query_model_reports_every_op(ov_core: Any, ov_device_name: str, name: s
     where = call(ov_device_name, "query_model", model.friendly_name)
     for op, target in _query(ov_core, ov_device_name, model).items():
         assert_in(str(target).split(".")[0], [ov_device_name], f"device answered for {op!r}", where)
+
+
+def test_query_model_partially_supported(ov_core: Any, ov_device_name: str) -> None:
+    """(–, seeds 001/002) a model with an op no device implements (``_models.partly_supported_model``):
+    query_model reports exactly the fully supported ops (every node a fused group stands for), the
+    Parameter and Constant inputs of supported ops and the Results of supported ops, and drops the
+    unsupported op, the Constant only it uses and its Result; compile_model of the whole model then
+    fails, as the answer says it must."""
+    model = _models.partly_supported_model()
+    answer = set(_query(ov_core, ov_device_name, model))
+    where = (call(ov_device_name, "query_model", model.friendly_name)
+             + f" (op {_models.OPAQUE_OP} is implemented nowhere)")
+    missing = sorted(set(_models.PARTLY_SUPPORTED) - answer)
+    claimed = sorted(answer & set(_models.PARTLY_UNSUPPORTED))
+    assert_that(not missing, "supported ops missing from the answer", missing,
+                "none (a supported op, and the Parameter, Constant and Result next to it, are reported)", where)
+    assert_that(not claimed, "unsupported or housekeeping-only ops in the answer", claimed,
+                "none (only fully supported ops; a Constant or Result next to unsupported ops only is dropped)", where)
+    assert_raises_ov_error(OVConformError, ov_core.compile_model, model, ov_device_name,
+                           call=call(ov_device_name, "compile_model", model.friendly_name) +
+                           " (query_model declared op 'opaque' not supported)")
 
 
 def _single_op(name: str, build: Callable[[Any], Any]) -> Model:

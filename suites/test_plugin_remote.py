@@ -8,6 +8,9 @@ skip with that reason).
 * remoteTensorAsTensor: a remote tensor's element type and shape are readable, its host data is not.
 * inferWithRemoteNoThrow: inference with a remote input and a remote output; the output, copied
   back to the host, is right.
+* Seed 002 (–, optional, for every device): get_default_context and create_context return a context
+  naming the device, or — for a device without REMOTE_CONTEXT — raise NotImplementedByDeviceError
+  ("not implemented"), never return nothing.
 """
 
 from __future__ import annotations
@@ -26,11 +29,12 @@ from ovconform.assertions import (
     call,
     no_error,
 )
-from ovconform.errors import OVConformError
+from ovconform.errors import NotImplementedByDeviceError, OVConformError
 from ovconform.ir import Type
 from ovconform.suites import _models
 
-pytestmark = [pytest.mark.entity("ov_plugin"), pytest.mark.capability("REMOTE_CONTEXT")]
+pytestmark = pytest.mark.entity("ov_plugin")
+REMOTE = pytest.mark.capability("REMOTE_CONTEXT")
 
 
 def _contexts(core: Any, device: str) -> dict[str, Any]:
@@ -38,6 +42,7 @@ def _contexts(core: Any, device: str) -> dict[str, Any]:
         return {"default": core.get_default_context(device), "created": core.create_context(device, {})}
 
 
+@REMOTE
 def test_can_create_remote(ov_core: Any, ov_device_name: str) -> None:
     """OVRemoteTest.canCreateRemote."""
     for kind, context in _contexts(ov_core, ov_device_name).items():
@@ -46,6 +51,7 @@ def test_can_create_remote(ov_core: Any, ov_device_name: str) -> None:
         assert_property_type(context.get_params(), dict, "context params", where)
 
 
+@REMOTE
 def test_remote_tensor_as_tensor(ov_core: Any, ov_device_name: str) -> None:
     """OVRemoteTest.remoteTensorAsTensor: type and shape readable, host data not."""
     context = _contexts(ov_core, ov_device_name)["default"]
@@ -58,6 +64,7 @@ def test_remote_tensor_as_tensor(ov_core: Any, ov_device_name: str) -> None:
     assert_raises_ov_error(OVConformError, lambda: tensor.data, call=where + ".data")
 
 
+@REMOTE
 def test_infer_with_remote_no_throw(ov_core: Any, ov_device_name: str) -> None:
     """OVRemoteTest.inferWithRemoteNoThrow: remote input and output; the host copy is right."""
     model = _models.build("relu")
@@ -74,3 +81,20 @@ def test_infer_with_remote_no_throw(ov_core: Any, ov_device_name: str) -> None:
         host = Tensor(Type.f32, x.shape)
         remote_out.copy_to(host)
     assert_outputs_close(host.data, np.maximum(x, np.float32(0)), "output copied to the host", where)
+
+
+def test_remote_context_or_not_implemented(ov_core: Any, ov_device_name: str, ov_capabilities: set[str]) -> None:
+    """Seed 002 (–): create_context / get_default_context return a context (REMOTE_CONTEXT declared)
+    or throw "not implemented" (NotImplementedByDeviceError)."""
+    calls = {"get_default_context": lambda: ov_core.get_default_context(ov_device_name),
+             "create_context": lambda: ov_core.create_context(ov_device_name, {})}
+    for name, fn in calls.items():
+        where = call(ov_device_name, name)
+        if "REMOTE_CONTEXT" not in ov_capabilities:
+            assert_raises_ov_error(NotImplementedByDeviceError, fn, call=where + " (no REMOTE_CONTEXT capability)")
+            continue
+        with no_error(where):
+            context = fn()
+        with no_error(where + "; get_device_name()"):
+            device = str(context.get_device_name())
+        assert_equal(device.split(".")[0], ov_device_name, "context device", where)

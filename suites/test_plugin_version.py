@@ -1,6 +1,6 @@
 """Versions (``ov_plugin`` entity): ``behavior/ov_plugin/version.hpp`` VersionTests (M) and
-``core_integration_sw.hpp`` getVersionsNonEmpty (O; there is no HETERO here, so it checks the
-device's own Version fields instead of a two-entry answer)."""
+``core_integration_sw.hpp`` getVersionsNonEmpty (O): ``get_versions("HETERO:DEV")`` answers two
+entries, HETERO's and the device's, and the device's Version fields are well formed."""
 
 from __future__ import annotations
 
@@ -26,8 +26,13 @@ def test_plugin_current_version_is_correct(ov_core: Any, ov_device_name: str) ->
     assert_not_empty(str(version.description).strip(), "description", where)
 
 
-def test_get_versions_non_empty(ov_plugin: Any, ov_device_name: str) -> None:
-    """OVClassModelOptionalTestP.getVersionsNonEmpty's intent: the plugin's Version is well formed."""
+def test_get_versions_non_empty(ov_core: Any, ov_plugin: Any, ov_device_name: str) -> None:
+    """OVClassModelOptionalTestP.getVersionsNonEmpty: ``get_versions("HETERO:DEV")`` has two entries,
+    HETERO and DEV; and the plugin's Version is well formed."""
+    where = call("Core", "get_versions", f"HETERO:{ov_device_name}")
+    with no_error(where):
+        versions = ov_core.get_versions(f"HETERO:{ov_device_name}")
+    assert_equal(sorted(versions), sorted(["HETERO", ov_device_name]), "get_versions keys", where)
     where = call(ov_device_name, "get_version")
     with no_error(where):
         version = ov_plugin.get_version()

@@ -19,6 +19,7 @@ one another (a ``-k`` expression selects a device by name).
 from __future__ import annotations
 
 import dataclasses
+import os
 import threading
 import time
 import weakref
@@ -31,6 +32,7 @@ from ovconform.api import StreamsExecutor, StreamsExecutorConfig, SyncInferReque
 from ovconform.contract.blob import DIGEST_SIZE, seal
 from ovconform.errors import CancelledError, OVConformError, PropertyError
 from reference_plugin._blob import pack, unpack
+from reference_plugin._transformations import transform_model
 from reference_plugin.async_infer_request import ReferenceAsyncInferRequest
 from reference_plugin.compiled_model import ReferenceCompiledModel
 from reference_plugin.plugin import ReferencePlugin
@@ -172,6 +174,39 @@ class SetPropertyLosesUpdates(_Faulty):
         snapshot = {k: v for k, v in self.config.values().items() if self.config.is_explicit(k)}
         time.sleep(0.002)  # the window another thread's write falls into
         self.config.set({**snapshot, **parsed})
+
+
+class _PerfCountShadow(_Compiled):
+    """set_property on the compiled model is remembered for get_property only."""
+
+    def set_property(self, properties: dict[str, Any]) -> None:
+        self.config.parse(dict(properties))  # still validated
+        self.__dict__.setdefault("_shadow", {}).update(properties)
+
+    def get_property(self, name: str) -> Any:
+        shadow = self.__dict__.get("_shadow", {})
+        return P.parse_value(name, shadow[name]) if name in shadow else super().get_property(name)
+
+
+class CompiledSetPropertyNotApplied(_Faulty):
+    """CompiledModel.set_property reads back, but the compiled model keeps its compile-time values
+    (PERF_COUNT switched on afterwards gives no profiling)."""
+
+    device_name = "APIF_CM_SET_IGNORED"
+    fault_compiled = _PerfCountShadow
+
+
+class RemoteContextReturnsNone(_Faulty):
+    """No remote-context support, yet get_default_context / create_context return None instead of
+    raising 'not implemented'."""
+
+    device_name = "APIF_NO_CONTEXT"
+
+    def get_default_context(self, params: Mapping[str, Any] | None = None) -> Any:
+        return None
+
+    def create_context(self, params: Mapping[str, Any] | None = None) -> Any:
+        return None
 
 
 # -- error paths (item 3) -----------------------------------------------------------------------------
@@ -321,6 +356,26 @@ class _SharedOutputs(ReferenceSyncInferRequest):
         return shared[index]
 
 
+class _PortsShareOutput(ReferenceSyncInferRequest):
+    def _tensor(self, is_input: bool, index: int) -> Any:
+        if is_input or index == 0 or self._out_tensors[index] is not None:
+            return super()._tensor(is_input, index)
+        first = super()._tensor(False, 0)
+        port = self._outputs[index]
+        if port.get_element_type() == self._outputs[0].get_element_type() and \
+                port.get_partial_shape() == self._outputs[0].get_partial_shape():
+            self._out_tensors[index] = first  # "same type and shape: one buffer will do"
+            return first
+        return super()._tensor(is_input, index)
+
+
+class OutputPortsShareMemory(_Faulty):
+    """A request's outputs of equal type and shape share one tensor."""
+
+    device_name = "APIF_PORTS_SHARE"
+    fault_compiled = _compiled_with(sync=_PortsShareOutput)
+
+
 class RequestsShareOutputs(_Faulty):
     """All requests of a compiled model write their outputs into the same tensors."""
 
@@ -397,6 +452,34 @@ class QueryOmitsConvolution(_Faulty):
         return {k: v for k, v in super().query_model(model, properties).items() if k not in convolutions}
 
 
+_HOUSEKEEPING = ("Parameter", "Constant", "Result")
+
+
+class QueryClaimsHousekeeping(_Faulty):
+    """query_model reports every Parameter, Constant and Result, also those next to unsupported ops only."""
+
+    device_name = "APIF_QUERY_HK"
+
+    def query_model(self, model: Any, properties: Mapping[str, Any] | None = None) -> dict[str, str]:
+        answer = super().query_model(model, properties)
+        target = next(iter(answer.values()), self.get_device_name())
+        return {**answer, **{n.friendly_name: target for n in model.get_ordered_ops() if n.type_name in _HOUSEKEEPING}}
+
+
+class QueryForgetsFusedNames(_Faulty):
+    """query_model names the nodes of its transformed model by their own names only: ops that a
+    transformation fused or folded into another node are left out of the answer."""
+
+    device_name = "APIF_QUERY_FUSED"
+
+    def query_model(self, model: Any, properties: Mapping[str, Any] | None = None) -> dict[str, str]:
+        answer = super().query_model(model, properties)
+        transformed = model.clone()
+        transform_model(transformed, self.config.merged(properties))
+        kept = {n.friendly_name for n in transformed.get_ordered_ops()}
+        return {k: v for k, v in answer.items() if k in kept}
+
+
 # -- hardware scope (item 7) --------------------------------------------------------------------------------
 class HardwareLacksCapabilities(_Faulty):
     """A DISCRETE (hardware) device that does not list OPTIMIZATION_CAPABILITIES."""
@@ -429,6 +512,31 @@ class SoftwareLacksCapabilities(_Faulty):
         return [n for n in super()._ro_property_names() if n != P.OPTIMIZATION_CAPABILITIES]
 
 
+#: Environment variable naming the file :class:`RecordsModelOps` appends op types to.
+RECORD_OPS_ENV = "OVCONFORM_RECORD_OPS"
+
+
+class RecordsModelOps(_Faulty):
+    """Not broken: REFERENCE that appends the op types of every model it compiles or queries to the
+    file named by ``$OVCONFORM_RECORD_OPS`` (one per line): what the mandatory API suite needs."""
+
+    device_name = "APIF_OP_RECORDER"
+
+    def _record(self, model: Any) -> None:
+        path = os.environ.get(RECORD_OPS_ENV)
+        if path and hasattr(model, "get_ordered_ops"):
+            with open(path, "a", encoding="utf-8") as out:
+                out.writelines(f"{t}\n" for t in sorted({n.type_name for n in model.get_ordered_ops()}))
+
+    def compile_model(self, model: Any, properties: Mapping[str, Any] | None = None, context: Any = None) -> Any:
+        self._record(model)
+        return super().compile_model(model, properties, context)
+
+    def query_model(self, model: Any, properties: Mapping[str, Any] | None = None) -> dict[str, str]:
+        self._record(model)
+        return super().query_model(model, properties)
+
+
 #: Device class name -> the fault it carries.
 FAULTS: dict[str, str] = {
     "ConfigCoreWins": "a key set on the Core or device beats the same key passed to compile_model",
@@ -439,6 +547,8 @@ FAULTS: dict[str, str] = {
     "CompiledForgetsUnlistedConfig": "the compiled model answers only the properties it lists",
     "DeviceIdIgnoredAtCompile": "DEVICE_ID reads back but every model is compiled for device 0",
     "SetPropertyLosesUpdates": "concurrent set_property calls undo one another's writes",
+    "CompiledSetPropertyNotApplied": "CompiledModel.set_property reads back but changes nothing",
+    "RemoteContextReturnsNone": "a device without remote contexts returns None instead of raising",
     "CallbackMissesError": "the callback of a failed run gets None instead of the error",
     "WaitSwallowsError": "wait() returns normally after a failed run",
     "FailedRunSticks": "after a failed run every later run fails with the same error",
@@ -449,17 +559,21 @@ FAULTS: dict[str, str] = {
     "ImportAcceptsNewerFormat": "import_model reads a newer blob format as the current one",
     "ImportReadsIr": "import_model compiles a model's IR instead of refusing it",
     "RequestsShareOutputs": "requests of one compiled model share their output tensors",
+    "OutputPortsShareMemory": "a request's outputs of equal type and shape share one tensor",
     "LeaksThreadPerCompile": "each compile_model leaks a thread",
     "LeaksExecutorPerCompile": "each compiled model leaks a streams executor (and its threads)",
     "ExecutorsSharedByName": "plugin instances share executors by name and a destructor stops them for all",
     "LoadedFromCacheNeverTrue": "a model loaded from the cache reports LOADED_FROM_CACHE false",
     "QueryOmitsConvolution": "query_model leaves Convolution nodes out",
+    "QueryClaimsHousekeeping": "query_model reports Parameters, Constants and Results next to unsupported ops only",
+    "QueryForgetsFusedNames": "query_model leaves out the ops a transformation fused or folded into another",
     "HardwareLacksCapabilities": "a hardware (DISCRETE) device does not list OPTIMIZATION_CAPABILITIES",
     "HardwareFlagWithoutDeviceType": "a device declared hardware does not list DEVICE_TYPE",
 }
 #: Devices that are not broken; each must fail nothing (their scope differs from REFERENCE's).
 CONTROLS: dict[str, str] = {
     "SoftwareLacksCapabilities": "a software device without OPTIMIZATION_CAPABILITIES: its M(HW) tests skip",
+    "RecordsModelOps": "REFERENCE recording the op types of the models it compiles or queries",
 }
 
 

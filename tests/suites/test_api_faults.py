@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -27,6 +28,7 @@ from plugins import api_faulty_devices as faulty
 from test_suites_faults import FAIL, _matches, _strip
 
 import ovconform.suites
+from ovconform.suites import _models
 
 #: The folder of the faulty devices, put on the child's PYTHONPATH as itself.
 PLUGINS = Path(faulty.__file__).resolve().parent
@@ -57,6 +59,8 @@ SCOPES: dict[str, str] = {
     "CompiledForgetsUnlistedConfig": f"{CMP} or {PROPS} or {IMPEX} or {CACHE}",
     "DeviceIdIgnoredAtCompile": f"{PROPS} or {QUERY} or {CMP}",
     "SetPropertyLosesUpdates": f"{THREADS} or {PROPS}",
+    "CompiledSetPropertyNotApplied": CMP,
+    "RemoteContextReturnsNone": "test_plugin_remote or test_plugin_version",
     "CallbackMissesError": f"{REL} or {CB}",
     "WaitSwallowsError": f"{REL} or {CB}",
     "FailedRunSticks": f"{REL} or {CB}",
@@ -68,14 +72,20 @@ SCOPES: dict[str, str] = {
     "ImportReadsIr": f"{IMPEX} or {CACHE}",
     "RequestsShareOutputs": ("test_infer_request_multithreading or test_infer_request_io_tensor or "
                              f"test_infer_request_io_precision or test_infer_request_inference or {THREADS}"),
+    "OutputPortsShareMemory": ("test_infer_request_io_precision or test_infer_request_io_tensor or "
+                               "test_infer_request_dynamic"),
     "LeaksThreadPerCompile": "test_threads_and_executors_do_not_grow or test_release_orders",
     "LeaksExecutorPerCompile": "test_threads_and_executors_do_not_grow or test_release_orders",
     "ExecutorsSharedByName": f"{THREADS} or test_release_orders",
     "LoadedFromCacheNeverTrue": f"{CACHE} or {CMP} or {IMPEX}",
     "QueryOmitsConvolution": f"{QUERY} or {THREADS}",
+    "QueryClaimsHousekeeping": f"{QUERY} or {THREADS}",
+    "QueryForgetsFusedNames": f"{QUERY} or {THREADS}",
     "HardwareLacksCapabilities": f"{PROPS} or {QUERY} or test_imported_",
     "HardwareFlagWithoutDeviceType": f"{PROPS} or {QUERY} or test_imported_",
     "SoftwareLacksCapabilities": f"{PROPS} or {QUERY} or test_imported_",
+    # the statically mandatory tests (the lifetime ones re-create the device in child processes)
+    "RecordsModelOps": f"mandatory and not {LIFE}",
 }
 
 CACHE_FLAG_TESTS = [f"{CACHE}.py::test_compare_with_ref_impl[*]", f"{CACHE}.py::test_corrupted_blob_is_replaced",
@@ -99,6 +109,8 @@ EXPECTED: dict[str, list[str]] = {
         f"{IMPEX}.py::test_imported_model_keeps_compile_config", f"{CACHE}.py::test_cache_hit_keeps_compile_config"],
     "DeviceIdIgnoredAtCompile": [f"{PROPS}.py::test_change_device_id_compile_and_get"],
     "SetPropertyLosesUpdates": [f"{THREADS}.py::test_set_property_plugin_exists"],
+    "CompiledSetPropertyNotApplied": [f"{CMP}.py::test_set_rw_properties_on_compiled_model"],
+    "RemoteContextReturnsNone": ["test_plugin_remote.py::test_remote_context_or_not_implemented"],
     "CallbackMissesError": [f"{REL}.py::test_failed_run_reaches_callback_and_wait"],
     "WaitSwallowsError": [f"{REL}.py::test_failed_run_reaches_callback_and_wait"],
     "FailedRunSticks": [f"{REL}.py::test_request_is_reusable_after_failed_run"],
@@ -117,6 +129,12 @@ EXPECTED: dict[str, list[str]] = {
     "RequestsShareOutputs": ["test_infer_request_multithreading.py::*",
                              "test_infer_request_io_tensor.py::test_requests_and_ports_hold_distinct_buffers",
                              "test_infer_request_inference.py::test_infer_consistency[*]"],
+    # two_results, single_split and the dynamic add_two_output_edges have two outputs of one type and shape
+    "OutputPortsShareMemory": [
+        "test_infer_request_io_precision.py::test_check_tensor_precision[outputs_from_function_with_several_outputs-*]",
+        "test_infer_request_io_precision.py::test_check_tensor_precision[outputs_from_split_function_with_several_outputs-*]",
+        "test_infer_request_io_tensor.py::test_requests_and_ports_hold_distinct_buffers",
+        "test_infer_request_dynamic.py::*add_two_output_edges]"],
     "LeaksThreadPerCompile": [f"{LIFE}.py::test_threads_and_executors_do_not_grow[*]"],
     "LeaksExecutorPerCompile": [f"{LIFE}.py::test_threads_and_executors_do_not_grow[*]"],
     "ExecutorsSharedByName": [f"{THREADS}.py::test_compile_model_with_unload"],
@@ -124,6 +142,11 @@ EXPECTED: dict[str, list[str]] = {
     "QueryOmitsConvolution": [f"{QUERY}.py::test_query_model_with_kso",
                               f"{QUERY}.py::test_query_model_reports_every_op[conv_pool_relu]",
                               f"{QUERY}.py::test_query_model_reports_every_op[split_conv_concat]"],
+    "QueryClaimsHousekeeping": [f"{QUERY}.py::test_query_model_partially_supported"],
+    # REFERENCE folds ShapeOf/Convert/Gather/Concat chains into Constants and fuses Relu(Relu(x))
+    "QueryForgetsFusedNames": [f"{QUERY}.py::test_query_model_partially_supported",
+                               f"{QUERY}.py::test_query_model_with_kso", f"{QUERY}.py::test_query_model_with_matmul",
+                               f"{QUERY}.py::test_query_model_reports_every_op[shapeof_matmul]"],
     "HardwareLacksCapabilities": [f"{PROPS}.py::test_optimization_capabilities_values"],
     "HardwareFlagWithoutDeviceType": [f"{PROPS}.py::test_get_supported_ro_property[DEVICE_TYPE]"],
 }
@@ -138,6 +161,8 @@ HW_TESTS = ("test_get_supported_ro_property[DEVICE_TYPE]", "test_optimization_ca
             "test_query_model_with_matmul", "test_imported_loaded_tensor")
 
 Records = dict[str, list[dict[str, Any]]]
+#: The run: ``{"records": {device class name: records}, "ops": [op types the recorder saw]}``.
+Run = dict[str, Any]
 
 
 def _device(name: str) -> str:
@@ -148,7 +173,7 @@ def _selection() -> str:
     return " or ".join(f"({_device(name)} and ({expr}))" for name, expr in SCOPES.items())
 
 
-def _run(workdir: Path) -> Records:
+def _run(workdir: Path) -> Run:
     names = [*faulty.FAULTS, *faulty.CONTROLS]
     reports = workdir / "reports"
     modules = [str(SUITES / f"{m}.py") for m in API_MODULES]
@@ -158,19 +183,27 @@ def _run(workdir: Path) -> Records:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_CURRENT"))}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PLUGINS), os.environ.get("PYTHONPATH")]))
     workdir.mkdir(parents=True, exist_ok=True)
+    ops = workdir / "ops.txt"
+    env[faulty.RECORD_OPS_ENV] = str(ops)
     proc = subprocess.run(cmd, cwd=workdir, env=env, capture_output=True, text=True, timeout=1200, check=False)
     out: Records = {}
     for name in names:
         path = reports / _device(name) / "conformance.json"
         assert path.exists(), f"no report for {name}; pytest said:\n{proc.stdout[-3000:]}\n{proc.stderr[-2000:]}"
         out[name] = json.loads(path.read_text())["records"]
-    return out
+    return {"records": out, "ops": sorted(set(ops.read_text().split())) if ops.exists() else []}
 
 
 @pytest.fixture(scope="module")
-def reports(tmp_path_factory: pytest.TempPathFactory) -> Records:
-    """The one run (once per session, also under xdist): ``{device class name: records}``."""
+def run(tmp_path_factory: pytest.TempPathFactory) -> Run:
+    """The one run (once per session, also under xdist)."""
     return once_per_session(tmp_path_factory, "api_fault_run", _run)
+
+
+@pytest.fixture(scope="module")
+def reports(run: Run) -> Records:
+    """``{device class name: records}``."""
+    return dict(run["records"])
 
 
 def _node(nodeid: str, device: str) -> str:
@@ -269,3 +302,17 @@ def test_query_failure_names_the_missing_node(reports: Records) -> None:
                 if _node(r["nodeid"], device).startswith(f"{QUERY}.py::test_query_model_with_kso")]
     assert "missing from the query_model answer" in record["message"], record["message"]
     assert "'conv' (Convolution)" in record["message"] and device in record["message"], record["message"]
+
+
+def _readme_ops() -> list[str]:
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    block = text.split("<!-- mandatory-api-ops -->", 1)[1].split("<!-- /mandatory-api-ops -->", 1)[0]
+    return sorted(re.findall(r"`(\w+)`", block))
+
+
+def test_readme_lists_the_ops_the_mandatory_suite_needs(run: Run) -> None:
+    """Issue item 10: README's list of op types (and ``_models.MANDATORY_API_OPS``) is what a run
+    of the mandatory API tests compiles and queries."""
+    assert run["ops"], "the recording device saw no model"
+    assert _readme_ops() == run["ops"], f"README lists {_readme_ops()}; the mandatory tests use {run['ops']}"
+    assert sorted(_models.MANDATORY_API_OPS) == run["ops"]
