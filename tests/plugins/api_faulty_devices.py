@@ -150,7 +150,7 @@ class DeviceIdIgnoredAtCompile(_Faulty):
     """Two devices ("0", "1"); DEVICE_ID reads back, but every model is compiled for device "0"."""
 
     device_name = "APIF_DEVICE_ID"
-    device_ids = ("0", "1")
+    device_ids = ("0", "1")  # type: ignore[assignment]  # REFERENCE declares exactly one id
 
     def _declare_properties(self) -> list[P.Declared]:
         ids = self.device_ids

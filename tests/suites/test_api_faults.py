@@ -27,7 +27,6 @@ from _session import once_per_session
 from plugins import api_faulty_devices as faulty
 from test_suites_faults import FAIL, _matches, _strip
 
-import ovconform.suites
 from ovconform.suites import _models
 
 #: The folder of the faulty devices, put on the child's PYTHONPATH as itself.
@@ -40,7 +39,7 @@ CANCEL, WAIT, REL, CB = ("test_infer_request_cancellation", "test_infer_request_
                          "test_infer_request_reliability", "test_infer_request_callback")
 QUERY, LIFE = "test_plugin_query_model", "test_plugin_lifetime"
 
-SUITES = Path(ovconform.suites.__file__).resolve().parent
+SUITES = Path(_models.__file__).resolve().parent
 #: The API suite modules (every suite module but the op, model and perf ones).
 API_MODULES = sorted(p.stem for p in SUITES.glob("test_*.py")
                      if p.stem not in ("test_op_conformance", "test_model_conformance", "test_perf"))

@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 
-import ovconform.suites
 from ovconform.suites import _coverage
 
 REPO = Path(__file__).resolve().parents[2]
-SUITES = Path(ovconform.suites.__file__).resolve().parent
+SUITES = Path(_coverage.__file__).resolve().parent
 
 
 def _functions(module_file: str) -> set[str]:
