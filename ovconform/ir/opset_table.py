@@ -3,7 +3,7 @@
 A version is the first opset whose table holds it, which is what the IR writes (``version="opset8"`` → 8)
 for every op but LogicalXor (in opset1; OpenVINO's class names "opset2"). Generated from openvino
 2026.4.1 (``openvino._pyopenvino.NodeFactory("opsetN").create(type)`` for N = 1..16);
-``tests/test_ops_table.py`` regenerates it from the installed openvino and fails when it differs.
+``tests/ops/test_coverage.py`` regenerates it from the installed openvino and fails when it differs.
 """
 
 from __future__ import annotations

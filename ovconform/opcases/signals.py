@@ -7,7 +7,7 @@ transformed lengths stays at most 64 (the accumulating tolerance's default K). `
 ``signal_size`` is absent about a third of the time; its entries pad, trim or are -1.
 
 Left out, because OpenVINO CPU (2026.4) cannot run them although the spec defines them (REFERENCE
-implements them; tests/test_tier3_signal.py checks the values):
+implements them; tests/ops/test_signals.py checks the values):
 
 * RDFT/IRDFT with ``axes`` or ``signal_size`` as a Parameter (CPU fails to compile: "Cannot get
   dims for non static shape"): they are Constants for RDFT and IRDFT.

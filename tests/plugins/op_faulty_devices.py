@@ -1,5 +1,5 @@
 """REFERENCE variants with one broken op (or one wrong declaration) each, for the op and model
-suites (``tests/test_op_suite.py``; ``--plugin=op_faulty_devices:<Class>`` with ``tests/plugins``
+suites (``tests/ops/test_op_suite.py``; ``--plugin=op_faulty_devices:<Class>`` with ``tests/plugins``
 on ``PYTHONPATH``).
 
 The faults live in the device's own compile step (it gets a private copy of the model), never in

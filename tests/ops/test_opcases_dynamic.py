@@ -1,4 +1,5 @@
-"""Case strategies of the shape, data-movement and state ops: well formed, deterministic, tiny,
+"""The case strategies drawn with :mod:`ovconform.opcases._draw_dynamic` (the builder that also
+draws dynamic shapes): the shape, basic movement and state ops. Well formed, deterministic, tiny,
 covering their corners, and valid for real OpenVINO CPU (which must compute what numpy does)."""
 
 from __future__ import annotations

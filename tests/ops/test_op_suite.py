@@ -231,7 +231,7 @@ def test_examples_option_with_the_suites_folder(tmp_path: Path) -> None:
 def test_case_generation_ignores_the_literals_of_loaded_modules() -> None:
     """Hypothesis mixes literals of loaded local modules into its draws, so a process that imported
     more of the project drew other cases (an xdist worker and a serial run disagreed on
-    BatchNormInference-1-case8; tests/test_suites_reference.py compares whole runs). While the
+    BatchNormInference-1-case8; tests/suites/test_suites_reference.py compares whole runs). While the
     suite generates, that pool is empty; afterwards Hypothesis's own is back."""
     from hypothesis.internal.conjecture import providers
 

@@ -1,8 +1,12 @@
-"""Tier-3 "misc" family, random ops. RandomUniform-8: the spec's generators bit for bit (sequences OpenVINO CPU
-also gives for f32/i32), determinism under fixed seeds, distribution checks, and builder errors. Multinomial-13:
-builder and run-time errors, IR v11, RandomUniform's Philox numbers as in OpenVINO's reference code, determinism,
-class frequencies (chi-square, fixed seeds), no zero-probability class and no repeat without replacement, the
-sample comparison the suites use for it, and OpenVINO CPU's own generator (std::mt19937)."""
+"""Tests of the generation ops (OpenVINO's op-spec folder "generation"): Range-1/4, Eye-9,
+RandomUniform-8 and Multinomial-13 — builder inference and errors (as OpenVINO writes and infers
+them), REFERENCE kernel numerics against literal values or independent loop formulas (transcriptions
+of the specs' pseudo-code), and the case strategies.
+
+RandomUniform follows the spec's Philox4x32-10 / MT19937 streams bit for bit and is also tested for
+determinism under a seed and by distribution; Multinomial draws its uniform numbers with
+RandomUniform-8's Philox, as OpenVINO's reference code does.
+"""
 
 from __future__ import annotations
 
@@ -11,13 +15,141 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _multinomial import MULTINOMIAL_ATTRS, draw, multinomial_model
+from _op_helpers import P, out, run
+from _opcase_checks import CASE_SETTINGS, check_case_runs, check_ir_spelling, versions_of
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ovconform import opset
 from ovconform.errors import InferError, ValidationError
-from ovconform.ir import Model, Type, as_type
+from ovconform.ir import Model, Node, Type, as_type
+from ovconform.ir.opset_table import OPSET_VERSIONS
+from ovconform.opcases import all_case_keys, case_strategy
 from ovconform.opset._helpers import make_constant
-from reference_plugin._evaluate import evaluate
+from reference_plugin.evaluate import evaluate
 from reference_plugin.ops.op_random_uniform import mersenne, philox
+
+#: The op versions of the family whose case strategies are checked here.
+CASE_KEYS = [("Range", 1), ("Range", 4), ("Eye", 9), ("RandomUniform", 8)]
+#: Attribute names, in IR order, as OpenVINO writes them.
+IR_ATTRS = {("Range", 1): [], ("Range", 4): ["output_type"], ("Eye", 9): ["output_type"],
+            ("RandomUniform", 8): ["output_type", "op_seed", "global_seed", "alignment"]}
+#: IR type names that differ from the op type.
+IR_NAMES: dict[str, str] = {}
+
+@pytest.mark.parametrize(("op", "version"), list(IR_ATTRS))
+def test_ir_names_and_attributes_follow_openvino(op: str, version: int) -> None:
+    check_ir_spelling(op, version, IR_ATTRS[(op, version)], IR_NAMES.get(op))
+    assert version in OPSET_VERSIONS[op]
+
+
+def test_builders_use_the_opset_versions() -> None:
+    built = [opset.range_v1(0, 5, 1), opset.range(0, 5, 1, "i32"), opset.eye(2, 2, 0, "f32"),
+             opset.random_uniform([2, 3], 0.0, 1.0, "f32", 1, 2)]
+    assert versions_of(built) == CASE_KEYS
+
+def test_every_op_of_the_family_has_a_case() -> None:
+    missing = sorted(set(CASE_KEYS) - set(all_case_keys()))
+    assert not missing, f"ops without a case strategy: {missing}"
+
+@pytest.mark.parametrize(("op", "version"), CASE_KEYS)
+@CASE_SETTINGS
+@given(data=st.data())
+def test_cases_are_valid_and_run(op: str, version: int, data: st.DataObject) -> None:
+    case = data.draw(case_strategy(op, version))
+    node, outs = check_case_runs(case, op, version)
+    if op == "RandomUniform":
+        for i, got in enumerate(outs):  # static output shapes, and the node's element types
+            assert got.shape == node.output(i).get_partial_shape().to_shape()
+            assert got.dtype == node.output(i).get_element_type().to_dtype()
+
+
+def run_const(node: Node) -> np.ndarray:
+    (result,) = evaluate(Model([node.output(0)], []), [])
+    return result
+
+
+def test_range_inference() -> None:
+    assert out(opset.range_v1(np.int32(2), np.int32(23), np.int32(3))) == "[7]"
+    assert out(opset.range_v1(np.int64(23), np.int64(2), np.int64(-3))) == "[7]"
+    assert out(opset.range_v1(np.float32(0), np.float32(-1), np.float32(0.5))) == "[0]"
+    assert out(opset.range(np.float32(1), np.float32(2.5), np.float32(0.5), "f16")) == "[3]"
+    assert out(opset.range(np.float32(0.5), np.float32(5.5), np.float32(1.7), "i32")) == "[5]"  # cast: 0, 5, 1
+    node = opset.range(P([], Type.i32), np.int64(10), np.float32(2), "i64")
+    assert out(node) == "[?]" and node.output(0).get_element_type() == Type.i64
+    with pytest.raises(ValidationError, match="Range-1 node.*share one element type"):
+        opset.range_v1(np.int32(0), np.int64(5), np.int32(1))
+    with pytest.raises(ValidationError, match="Range-4 node.*step is 0"):
+        opset.range(np.float32(0), np.float32(5), np.float32(0.5), "i32")  # 0.5 casts to 0
+    with pytest.raises(ValidationError, match=r"Range-1 node.*start .input 0. has shape \[2\]"):
+        opset.range_v1(np.array([0, 1], np.int32), np.int32(5), np.int32(1))
+    with pytest.raises(ValidationError, match="Range-4 node.*'output_type'=boolean is not allowed"):
+        opset.range(0, 5, 1, "boolean")
+
+
+def test_eye_inference() -> None:
+    assert out(opset.eye(3, 4, 0, "f32")) == "[3,4]"
+    assert out(opset.eye(np.int32(2), np.int32(5), np.int32(-7), "i8", np.array([2, 3], np.int32))) == "[2,3,2,5]"
+    node = opset.eye(P([], Type.i64), 4, P([1], Type.i64), "f16", P([2], Type.i32))
+    assert out(node) == "[?,?,?,4]" and node.output(0).get_element_type() == Type.f16
+    with pytest.raises(ValidationError, match="Eye-9 node.*num_rows is -1; it must be >= 0"):
+        opset.eye(-1, 4, 0, "f32")
+    with pytest.raises(ValidationError, match="Eye-9 node.*num_columns .input 1. has element type i8"):
+        opset.eye(2, np.int8(2), 0, "f32")
+    with pytest.raises(ValidationError, match=r"Eye-9 node.*batch_shape \[2, -1\] has a negative dim"):
+        opset.eye(2, 2, 0, "f32", [2, -1])
+    with pytest.raises(ValidationError, match=r"Eye-9 node.*diagonal_index .input 2. has shape \[2\]"):
+        opset.eye(2, 2, np.array([0, 1]), "f32")
+
+
+def test_range_literals() -> None:
+    assert run_const(opset.range_v1(np.int32(2), np.int32(23), np.int32(3))).tolist() == [2, 5, 8, 11, 14, 17, 20]
+    assert run_const(opset.range_v1(np.int64(23), np.int64(2), np.int64(-3))).tolist() == [23, 20, 17, 14, 11, 8, 5]
+    got = run_const(opset.range(np.float32(1), np.float32(2.5), np.float32(0.5), "f32"))
+    assert got.dtype == np.float32 and got.tolist() == [1.0, 1.5, 2.0]
+    cast = run_const(opset.range(np.float32(0.5), np.float32(5.5), np.float32(1.7), "i32"))
+    assert cast.dtype == np.int32 and cast.tolist() == [0, 1, 2, 3, 4]  # start 0, stop 5, step 1 after the cast
+    mixed = run_const(opset.range(np.int32(-3), np.int64(1), np.float32(1.5), "f16"))
+    assert mixed.dtype == np.float16 and mixed.tolist() == [-3.0, -1.5, 0.0]
+
+
+def test_range_at_run_time() -> None:
+    def range1(a: Node, b: Node, c: Node) -> Node:
+        return opset.range_v1(a, b, c)
+
+    f = np.float32
+    assert run(range1, f(0), f(-1), f(0.25)).tolist() == []  # stop behind start: empty
+    assert run(range1, f(0), f(1), f(0.25)).tolist() == [0, 0.25, 0.5, 0.75]
+    assert run(lambda a, b, c: opset.range(a, b, c, "i64"), np.int32(5), f(0), np.int64(-2)).tolist() == [5, 3, 1]
+    with pytest.raises(InferError, match="Range-1 node.*step is 0.*non-zero step"):
+        run(range1, np.int32(0), np.int32(5), np.int32(0))
+    with pytest.raises(InferError, match="Range-4 node.*step is 0.4.*which is 0 in i32"):
+        run(lambda a, b, c: opset.range(a, b, c, "i32"), f(0), f(5), f(0.4))
+    with pytest.raises(InferError, match="Range-1 node.*must be finite"):
+        run(range1, f(0), f(np.inf), f(1))
+
+
+def test_eye_literals() -> None:
+    assert run_const(opset.eye(2, 3, 1, "i32")).tolist() == [[0, 1, 0], [0, 0, 1]]
+    assert run_const(opset.eye(3, 2, -1, "f32")).tolist() == [[0, 0], [1, 0], [0, 1]]
+    assert run_const(opset.eye(2, 2, 5, "u8")).tolist() == [[0, 0], [0, 0]]  # outside the matrix
+    batched = run_const(opset.eye(2, 2, 0, "f16", [3]))
+    assert batched.shape == (3, 2, 2) and batched.dtype == np.float16 and np.all(batched == np.eye(2))
+    assert run_const(opset.eye(2, 2, 0, "boolean")).tolist() == [[True, False], [False, True]]
+
+
+def test_eye_at_run_time() -> None:
+    def make(r: Node, c: Node, d: Node, b: Node) -> Node:
+        return opset.eye(r, c, d, "f32", b)
+
+    i32 = np.int32
+    got = run(make, i32(2), i32(3), i32(-1), np.array([2, 1], i32))
+    assert got.shape == (2, 1, 2, 3) and got[1, 0].tolist() == [[0, 0, 0], [1, 0, 0]]
+    with pytest.raises(InferError, match="Eye-9 node.*num_rows -1 and num_columns 3 must be >= 0"):
+        run(make, i32(-1), i32(3), i32(0), np.array([1], i32))
+    with pytest.raises(InferError, match=r"Eye-9 node.*batch_shape \[-2\] has a negative dim"):
+        run(make, i32(1), i32(3), i32(0), np.array([-2], i32))
 
 
 def sample(shape: list[int], low: Any, high: Any, et: str, seed: int, op_seed: int, alignment: str = "tensorflow",
@@ -135,27 +267,6 @@ def test_shapes_and_errors() -> None:
         sample([2], 5, 5, "i32", 1, 1)
 
 
-# == Multinomial-13 ====================================================================================================
-
-MULTINOMIAL_ATTRS = ["convert_type", "with_replacement", "log_probs", "global_seed", "op_seed"]
-
-
-def multinomial_model(probs_shape: list[int], count: int, with_replacement: bool = True, log_probs: bool = False,
-                      seeds: tuple[int, int] = (3, 5), et: str = "f32", convert_type: str = "i64") -> Model:
-    probs = opset.parameter(probs_shape, et, name="probs")
-    node = opset.multinomial(probs, np.array([count], np.int64), convert_type, with_replacement, log_probs, *seeds)
-    return Model([node.output(0)], [probs], "multinomial")
-
-
-def draw(probs: Any, count: int, with_replacement: bool = True, log_probs: bool = False,
-         seeds: tuple[int, int] = (3, 5), convert_type: str = "i64") -> np.ndarray:
-    probs = np.asarray(probs)
-    et = as_type(probs.dtype).name
-    model = multinomial_model(list(probs.shape), count, with_replacement, log_probs, seeds, et, convert_type)
-    (out,) = evaluate(model, [probs])
-    return out
-
-
 def chi_square(samples: np.ndarray, probs: np.ndarray) -> float:
     """Pearson's statistic of the class counts of ``samples`` against ``probs`` (classes of probability > 0)."""
     counts = np.bincount(samples.reshape(-1), minlength=probs.size)
@@ -183,8 +294,6 @@ def test_multinomial_shapes_types_and_attribute_names() -> None:
     assert dynamic.output(0).get_element_type() == Type.i64
 
 
-def P(shape: list[int], et: Any = Type.f32) -> Any:
-    return opset.parameter(shape, et)
 
 
 @pytest.mark.parametrize(("make", "message"), [
@@ -306,9 +415,9 @@ def test_multinomial_same_seeds_same_samples_everywhere() -> None:
     core = Core([ReferencePlugin], discover=False)
     first, second = (core.compile_model(model, "REFERENCE") for _ in range(2))
     runs = [np.array(c(probs)[0]) for c in (first, first, second)]
-    for run in runs[1:]:
-        np.testing.assert_array_equal(run, runs[0])
-    code = ("import numpy as np; from tests.test_tier3_misc_random import draw; "
+    for again in runs[1:]:
+        np.testing.assert_array_equal(again, runs[0])
+    code = ("import numpy as np; from tests.ops._multinomial import draw; "
             "print(draw(np.full((3, 8), 0.125, np.float32), 16, seeds=(11, 13)).tolist())")
     fresh = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120,
                            cwd=__file__.rsplit("/tests/", 1)[0])

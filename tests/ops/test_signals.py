@@ -1,6 +1,8 @@
-"""Tier-3 "signal" family: DFT-7, IDFT-7, RDFT-9, IRDFT-9, STFT-15, ISTFT-16 — builder inference and
-errors, REFERENCE kernel numerics against literal values and a direct DFT-sum formula (no FFT), and
-the case strategies."""
+"""Tests of the signals ops (OpenVINO's op-spec folder "signals"): DFT-7, IDFT-7, RDFT-9, IRDFT-9,
+STFT-15 and ISTFT-16 — builder inference and errors (as OpenVINO writes and infers them), REFERENCE
+kernel numerics against literal values or independent loop formulas (transcriptions of the specs'
+pseudo-code), and the case strategies.
+"""
 
 from __future__ import annotations
 
@@ -9,36 +11,19 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _op_helpers import P, out, run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ovconform import opset
 from ovconform.errors import InferError, ValidationError
-from ovconform.ir import Model, Node, Type, as_type, bf16_to_f32, f32_to_bf16, get_opdef
+from ovconform.ir import Node, Type, bf16_to_f32, f32_to_bf16, get_opdef
 from ovconform.opcases import OpCase, all_case_keys, case_strategy
-from reference_plugin._evaluate import evaluate
+from reference_plugin.evaluate import evaluate
 
-P = opset.parameter
 KEYS = [("DFT", 7), ("IDFT", 7), ("RDFT", 9), ("IRDFT", 9)]
 ALL_KEYS = [*KEYS, ("STFT", 15), ("ISTFT", 16)]
-BUILDERS = {"DFT": opset.dft, "IDFT": opset.idft, "RDFT": opset.rdft, "IRDFT": opset.irdft}
 
-
-def out(node: Node) -> str:
-    return str(node.output(0).get_partial_shape())
-
-
-def run(make: Callable[..., Node], *arrays: Any, types: list[Any] | None = None) -> np.ndarray:
-    """One op over Parameters holding ``arrays``; its output evaluated on REFERENCE."""
-    values = [np.asarray(a) for a in arrays]
-    params = [P(list(v.shape), as_type(types[i]) if types else as_type(v.dtype), name=f"in{i}")
-              for i, v in enumerate(values)]
-    node = make(*params)
-    (result,) = evaluate(Model([node.output(0)], params), values)
-    return result
-
-
-# -- an independent formula: DFT sums with explicit matrices (no FFT) -------------------------------------------
 
 def _matrix(n: int, sign: int) -> np.ndarray:
     k = np.arange(n)

@@ -1,12 +1,19 @@
-"""Shared by the op-family tests: what every drawn op case must satisfy before its family's own checks."""
+"""Shared by the op-family tests (``tests/ops/test_<family>.py``): what every drawn op case must
+satisfy before its family's own checks, how an op version is spelled in IR, and the hypothesis
+settings of the case tests."""
 
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import HealthCheck, settings
 
-from ovconform.ir import Node, as_type
+from ovconform.ir import Node, as_type, get_opdef
 from ovconform.opcases import OpCase
-from reference_plugin._evaluate import evaluate
+from reference_plugin.evaluate import evaluate
+
+#: The family case tests: 15 cases per op version from a fixed seed.
+CASE_SETTINGS = settings(max_examples=15, deadline=None, derandomize=True, database=None,
+                         suppress_health_check=list(HealthCheck))
 
 
 def op_node(case: OpCase) -> Node:
@@ -33,3 +40,16 @@ def check_case_runs(case: OpCase, op: str, version: int) -> tuple[Node, list[np.
     for i, got in enumerate(outs):
         assert node.output(i).get_partial_shape().fits(got.shape), f"output {i}: {got.shape} vs {node.output(i)}"
     return node, outs
+
+
+def check_ir_spelling(op: str, version: int, attrs: list[str], ir_name: str | None = None) -> None:
+    """``op``-``version`` is written as OpenVINO writes it: IR type name ``ir_name`` (default ``op``) and
+    exactly ``attrs``, in that order."""
+    d = get_opdef(op, version)
+    assert (d.ir_type_name or d.type_name) == (ir_name or op)
+    assert [a.name for a in d.attrs] == attrs
+
+
+def versions_of(built: list[Node]) -> list[tuple[str, int]]:
+    """(type name, version) of each built node."""
+    return [(n.type_name, n.version) for n in built]

@@ -1,8 +1,8 @@
-"""Tier-2 activation family: builders (inference, IR names, errors), REFERENCE kernels against
-literal values / plain numpy formulas, and the case strategies.
-
-Ops: HSwish-4, HSigmoid-5, SoftPlus-4, SoftSign-9, Mish-4, Swish-4, Elu-1, Selu-1, HardSigmoid-1,
-PRelu-1, IsNaN-10, IsInf-10, IsFinite-10, Identity-16.
+"""Tests of the activation ops (OpenVINO's op-spec folder "activation"): HSwish, HSigmoid, SoftPlus,
+SoftSign, Mish, Swish, Elu, Selu, HardSigmoid, PRelu, Identity, Softmax-1/8 and LogSoftmax-5 —
+builder inference and errors (as OpenVINO writes and infers them), REFERENCE kernel numerics against
+literal values or independent loop formulas (transcriptions of the specs' pseudo-code), and the case
+strategies.
 """
 
 from __future__ import annotations
@@ -12,27 +12,61 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from _op_helpers import P, out, run
+from _opcase_checks import CASE_SETTINGS, check_case_runs, check_ir_spelling, versions_of
+from hypothesis import given
 from hypothesis import strategies as st
 
+from ovconform import opset
 from ovconform import opset as ops
 from ovconform.errors import InferError, UnsupportedOpError, ValidationError
 from ovconform.ir import Model, Node, PartialShape, Type, as_type, bf16_to_f32, f32_to_bf16, get_opdef
-from ovconform.opcases import OpCase, all_case_keys, case_strategy
-from reference_plugin._evaluate import evaluate
+from ovconform.ir.opset_table import OPSET_VERSIONS
+from ovconform.opcases import all_case_keys, case_strategy
+from reference_plugin.evaluate import evaluate
 
-KEYS = [("HSwish", 4), ("HSigmoid", 5), ("SoftPlus", 4), ("SoftSign", 9), ("Mish", 4), ("Swish", 4),
-        ("Elu", 1), ("Selu", 1), ("HardSigmoid", 1), ("PRelu", 1), ("IsNaN", 10), ("IsInf", 10),
-        ("IsFinite", 10), ("Identity", 16)]
+#: The op versions of the family whose case strategies are checked here.
+CASE_KEYS = [("HSwish", 4), ("HSigmoid", 5), ("SoftPlus", 4), ("SoftSign", 9), ("Mish", 4), ("Swish", 4), ("Elu", 1),
+             ("Selu", 1), ("HardSigmoid", 1), ("PRelu", 1), ("Identity", 16), ("LogSoftmax", 5)]
+#: Attribute names, in IR order, as OpenVINO writes them.
+IR_ATTRS = {("Elu", 1): ["alpha"], ("PRelu", 1): [], ("LogSoftmax", 5): ["axis"], ("Softmax", 1): ["axis"],
+            ("Softmax", 8): ["axis"]}
+#: IR type names that differ from the op type.
+IR_NAMES: dict[str, str] = {"PRelu": "PReLU", "Softmax": "SoftMax"}
+
+@pytest.mark.parametrize(("op", "version"), list(IR_ATTRS))
+def test_ir_names_and_attributes_follow_openvino(op: str, version: int) -> None:
+    check_ir_spelling(op, version, IR_ATTRS[(op, version)], IR_NAMES.get(op))
+    assert version in OPSET_VERSIONS[op]
 
 
-def run(make: Callable[..., Node], *arrays: np.ndarray, types: list[Type] | None = None) -> np.ndarray:
-    """One op over Parameters for ``arrays``; its single output."""
-    params = [ops.parameter(list(a.shape), types[i] if types else as_type(a.dtype), f"in{i}")
-              for i, a in enumerate(arrays)]
-    node = make(*params)
-    (out,) = evaluate(Model([node.output(0)], params), list(arrays))
-    return out
+def test_versions_exist_and_others_are_refused() -> None:
+    for op, version in CASE_KEYS:
+        assert get_opdef(op, version) is not None
+    for op in ("HSwish", "Swish", "Selu", "PRelu", "Identity"):
+        with pytest.raises(UnsupportedOpError, match="no version 3"):
+            get_opdef(op, 3)
+
+
+def test_builders_use_the_opset_versions() -> None:
+    x = P([2, 3])
+    assert versions_of([opset.log_softmax(x, 1), opset.softmax(x, 1)]) == [("LogSoftmax", 5), ("Softmax", 8)]
+
+def test_every_op_of_the_family_has_a_case() -> None:
+    missing = sorted(set(CASE_KEYS) - set(all_case_keys()))
+    assert not missing, f"ops without a case strategy: {missing}"
+
+@pytest.mark.parametrize(("op", "version"), CASE_KEYS)
+@CASE_SETTINGS
+@given(data=st.data())
+def test_cases_are_valid_and_run(op: str, version: int, data: st.DataObject) -> None:
+    case = data.draw(case_strategy(op, version))
+    node, outs = check_case_runs(case, op, version)
+    assert outs[0].shape == tuple(node.get_output_partial_shape(0).to_shape())
+    if op != "Identity":
+        assert np.isfinite(outs[0]).all()  # values stay in the op's well-conditioned domain
+    if op == "LogSoftmax":
+        assert np.all(np.asarray(outs[0], np.float64) <= 1e-3)
 
 
 def f32(*v: float) -> np.ndarray:
@@ -43,19 +77,6 @@ X = f32(-5.0, -3.0, -1.5, -0.5, 0.0, 0.5, 1.5, 3.0, 5.0)
 XD = X.astype(np.float64)
 
 
-# -- builders: inference, IR names, errors --------------------------------------------------------------
-
-def test_versions_and_ir_names() -> None:
-    for op, version in KEYS:
-        assert get_opdef(op, version) is not None
-    assert get_opdef("PRelu", 1).ir_type_name == "PReLU"
-    assert [a.name for a in get_opdef("IsInf", 10).attrs] == ["detect_negative", "detect_positive"]
-    assert [a.name for a in get_opdef("Elu", 1).attrs] == ["alpha"]
-    for op in ("HSwish", "Swish", "Selu", "PRelu", "Identity"):
-        with pytest.raises(UnsupportedOpError, match="no version 3"):
-            get_opdef(op, 3)
-
-
 @pytest.mark.parametrize("build", [ops.hswish, ops.hsigmoid, ops.softplus, ops.softsign, ops.mish, ops.swish,
                                    lambda x: ops.elu(x, 1.0), ops.identity])
 @pytest.mark.parametrize("et", [Type.f32, Type.f16, Type.bf16])
@@ -64,27 +85,6 @@ def test_float_unary_inference_keeps_type_and_shape(build: Callable[..., Node], 
     node = build(x)
     assert node.get_output_element_type(0) == et
     assert node.get_output_partial_shape(0) == PartialShape("1..4,?,3")
-
-
-@pytest.mark.parametrize("build", [ops.hswish, ops.hsigmoid, ops.softplus, ops.softsign, ops.mish, ops.swish,
-                                   lambda x: ops.elu(x, 1.0), ops.is_nan, ops.is_finite, ops.is_inf])
-@pytest.mark.parametrize("et", [Type.i32, Type.u8, Type.boolean])
-def test_non_float_data_is_rejected_naming_the_type(build: Callable[..., Node], et: Type) -> None:
-    with pytest.raises(ValidationError, match=f"element type {et}.*floating-point"):
-        build(ops.parameter([2], et, "x"))
-
-
-@pytest.mark.parametrize("build", [ops.is_nan, ops.is_finite, ops.is_inf])
-def test_classifiers_give_boolean(build: Callable[..., Node]) -> None:
-    node = build(ops.parameter(PartialShape("?,2"), Type.f16, "x"))
-    assert node.get_output_element_type(0) == Type.boolean
-    assert node.get_output_partial_shape(0) == PartialShape("?,2")
-
-
-def test_is_inf_attributes_default_and_set() -> None:
-    x = ops.parameter([2], Type.f32, "x")
-    assert ops.is_inf(x).attrs == {"detect_negative": True, "detect_positive": True}
-    assert ops.is_inf(x, {"detect_positive": False}).attrs == {"detect_negative": True, "detect_positive": False}
 
 
 def test_identity_takes_any_type() -> None:
@@ -240,25 +240,6 @@ def test_f16_and_bf16_round_once() -> None:
     np.testing.assert_allclose(bf16_to_f32(out), f32(4 / 6, 2 / 6), rtol=4e-3)
 
 
-SALTED = f32(1.0, np.nan, np.inf, -np.inf, -0.0, 3e38)
-
-
-def test_classifiers() -> None:
-    np.testing.assert_array_equal(run(ops.is_nan, SALTED), [False, True, False, False, False, False])
-    np.testing.assert_array_equal(run(ops.is_finite, SALTED), [True, False, False, False, True, True])
-    for neg, pos, want in [(True, True, [0, 0, 1, 1, 0, 0]), (True, False, [0, 0, 0, 1, 0, 0]),
-                           (False, True, [0, 0, 1, 0, 0, 0]), (False, False, [0] * 6)]:
-        out = run(lambda x, n=neg, p=pos: ops.is_inf(x, {"detect_negative": n, "detect_positive": p}), SALTED)
-        assert out.dtype == np.bool_
-        np.testing.assert_array_equal(out, np.array(want, bool))
-
-
-def test_classifiers_f16() -> None:
-    h = np.array([np.inf, np.nan, 65504.0], np.float16)
-    np.testing.assert_array_equal(run(ops.is_finite, h, types=[Type.f16]), [False, False, True])
-    np.testing.assert_array_equal(run(ops.is_inf, h, types=[Type.f16]), [True, False, False])
-
-
 @pytest.mark.parametrize("value", [np.array([[1, -2]], np.int64), np.array([True, False]),
                                    np.array([np.nan, -0.0], np.float32), np.array(7, np.uint8)])
 def test_identity_copies(value: np.ndarray) -> None:
@@ -268,28 +249,71 @@ def test_identity_copies(value: np.ndarray) -> None:
     assert out is not value
 
 
-# -- case strategies ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("build", [ops.hswish, ops.hsigmoid, ops.softplus, ops.softsign, ops.mish, ops.swish,
+                                   lambda x: ops.elu(x, 1.0)])
+@pytest.mark.parametrize("et", [Type.i32, Type.u8, Type.boolean])
+def test_non_float_data_is_rejected_naming_the_type(build: Callable[..., Node], et: Type) -> None:
+    with pytest.raises(ValidationError, match=f"element type {et}.*floating-point"):
+        build(ops.parameter([2], et, "x"))
 
-def test_every_op_has_a_case() -> None:
-    missing = sorted(set(KEYS) - set(all_case_keys()))
-    assert not missing, f"ops without a case strategy: {missing}"
+
+@pytest.mark.parametrize(("shape", "axis", "expected"), [([2, 3], 1, "[2,3]"), ([2, -1], -2, "[2,?]"),
+                                                          ([], 0, "[]"), ("...", 5, "...")])
+def test_log_softmax_inference(shape: Any, axis: int, expected: str) -> None:
+    node = opset.log_softmax(P(shape, Type.f16), axis)
+    assert out(node) == expected and node.output(0).get_element_type() == Type.f16
 
 
-@pytest.mark.parametrize("key", KEYS, ids=[f"{k}-{v}" for k, v in KEYS])
-@settings(max_examples=15, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data())
-def test_case_strategies_draw_valid_cases(key: tuple[str, int], data: Any) -> None:
-    case: OpCase = data.draw(case_strategy(*key))
-    assert (case.op_type, case.version) == key
-    node = next(n for n in case.model.get_ordered_ops() if n.type_name == key[0])
-    assert node.version == key[1]
-    params = case.model.get_parameters()
-    assert {p.friendly_name for p in params} == set(case.inputs)
-    for p in params:
-        value = case.inputs[p.friendly_name]
-        assert p.get_output_element_type(0).to_dtype() == value.dtype
-        assert p.get_output_partial_shape(0).fits(value.shape)
-    outs = evaluate(case.model, [case.inputs[p.friendly_name] for p in params])
-    assert outs[0].shape == tuple(node.get_output_partial_shape(0).to_shape())
-    if key[0] not in ("IsNaN", "IsInf", "IsFinite", "Identity"):
-        assert np.isfinite(outs[0]).all()  # values stay in the op's well-conditioned domain
+def test_log_softmax_errors() -> None:
+    with pytest.raises(ValidationError,
+                       match=r"LogSoftmax-5 node.*axis' 2 is out of range for rank 2; allowed \[-2, 1\]"):
+        opset.log_softmax(P([2, 3]), 2)
+    with pytest.raises(ValidationError, match="LogSoftmax-5 node.*axis' -3 is out of range"):
+        opset.log_softmax(P([2, 3]), -3)
+    with pytest.raises(ValidationError, match="LogSoftmax-5 node.*element type i32 is not allowed"):
+        opset.log_softmax(P([2, 3], Type.i32), 1)
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1, -2])
+def test_log_softmax_matches_the_formula(axis: int) -> None:
+    x = np.array([[0.5, -1.0, 2.0], [3.0, 0.0, -4.0]], np.float32)
+    e = np.exp(x.astype(np.float64))
+    want = np.log(e / e.sum(axis=axis, keepdims=True))
+    np.testing.assert_allclose(run(lambda p: opset.log_softmax(p, axis), x), want, rtol=1e-6, atol=1e-7)
+
+
+def test_log_softmax_is_stable_and_handles_rank_0() -> None:
+    got = run(lambda p: opset.log_softmax(p, 0), np.array([1000.0, 1000.0], np.float32))
+    np.testing.assert_allclose(got, [-np.log(2.0)] * 2, rtol=1e-6)
+    assert run(lambda p: opset.log_softmax(p, -1), np.array(7.0, np.float32)).tolist() == 0.0
+    half = run(lambda p: opset.log_softmax(p, 0), np.array([0.0, 0.0, 0.0, 0.0], np.float16))
+    assert half.dtype == np.float16 and half.tolist() == [float(np.float16(-np.log(4.0)))] * 4
+
+
+def test_softmax_is_written_softmax_in_ir() -> None:
+    assert get_opdef("Softmax", 8).ir_type_name == "SoftMax"
+    assert get_opdef("SoftMax", 1).type_name == "Softmax"
+
+
+@pytest.mark.parametrize(("version", "shape", "axis", "expected"), [
+    (8, [2, 3], -1, "[2,3]"),
+    (8, [2, 3], -2, "[2,3]"),
+    (8, [], 0, "[]"),
+    (8, "...", 5, "..."),
+    (1, [2, 3], 1, "[2,3]"),
+    (1, [-1, "2..4"], 0, "[?,2..4]"),
+])
+def test_softmax_shapes(version: int, shape: Any, axis: int, expected: str) -> None:
+    node = opset.softmax(P(shape), axis, version=version)
+    assert out(node) == expected and node.version == version
+
+
+@pytest.mark.parametrize(("version", "shape", "axis", "et", "match"), [
+    (1, [2, 3], -1, Type.f32, "'axis'=-1 must not be negative in Softmax-1"),
+    (1, [2, 3], 2, Type.f32, r"'axis' 2 is out of range for rank 2; allowed \[-2, 1\]"),
+    (8, [2, 3], -3, Type.f32, "'axis' -3 is out of range"),
+    (8, [2, 3], 1, Type.i32, "element type i32 is not allowed; Softmax needs a floating-point type"),
+])
+def test_softmax_errors(version: int, shape: Any, axis: int, et: Type, match: str) -> None:
+    with pytest.raises(ValidationError, match=f"Softmax-{version} node.*{match}"):
+        opset.softmax(P(shape, et), axis, version=version)

@@ -1,32 +1,164 @@
-"""Tier-2 "trig" family: Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh, Floor,
-Ceiling, Sign, Round — builders (inference, errors, IR spelling), REFERENCE kernels against
-literal values / the ``math`` module, and the case strategies."""
+"""Tests of the arithmetic ops (OpenVINO's op-spec folder "arithmetic"): the trigonometric and
+hyperbolic functions and their inverses, Floor, Ceiling, Sign, Round-5, CumSum-3 and SegmentMax-16 —
+builder inference and errors (as OpenVINO writes and infers them), REFERENCE kernel numerics against
+literal values or independent loop formulas (transcriptions of the specs' pseudo-code), and the case
+strategies.
+
+The elementwise binaries and Abs/Negative/Log/Sqrt/Tanh/Erf are checked by tests/reference and
+tests/ops/test_opcases_core.py.
+"""
 
 from __future__ import annotations
 
 import math
-import sys
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pytest
+from _op_helpers import P, out, run, run_all
+from _op_helpers import out as shape
+from _opcase_checks import CASE_SETTINGS, check_case_runs, check_ir_spelling, versions_of
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from reference.ref_kernel_util import bf16, from_bf16, run1
 
-from ovconform import Model, serialize
+from ovconform import Model, opset, serialize
 from ovconform import opset as ops
-from ovconform.errors import ValidationError
-from ovconform.ir import PartialShape, Type
-from ovconform.opcases import OpCase, case_strategy
+from ovconform.errors import InferError, ValidationError
+from ovconform.ir import Node, PartialShape, Type
+from ovconform.ir.opset_table import OPSET_VERSIONS
+from ovconform.opcases import OpCase, all_case_keys, case_strategy
 from ovconform.tolerances import ulp_distance
-from reference_plugin._evaluate import ModelRunner
-from reference_plugin.ops import load_op
+from reference_plugin.evaluate import ModelRunner
+from reference_plugin.ops import load_op, registered_ops
 
-sys.path.insert(0, str(Path(__file__).parent / "reference"))
-from ref_kernel_util import bf16, from_bf16, run1  # noqa: E402
+#: The op versions of the family whose case strategies are checked here.
+CASE_KEYS = [("CumSum", 3), ("SegmentMax", 16)]
+#: Attribute names, in IR order, as OpenVINO writes them.
+IR_ATTRS = {("CumSum", 3): ["exclusive", "reverse"], ("SegmentMax", 16): ["fill_mode"]}
+#: IR type names that differ from the op type.
+IR_NAMES: dict[str, str] = {}
+
+@pytest.mark.parametrize(("op", "version"), list(IR_ATTRS))
+def test_ir_names_and_attributes_follow_openvino(op: str, version: int) -> None:
+    check_ir_spelling(op, version, IR_ATTRS[(op, version)], IR_NAMES.get(op))
+    assert version in OPSET_VERSIONS[op]
+
+
+def test_builders_use_the_opset_versions() -> None:
+    f = P([2, 3])
+    assert versions_of([opset.cumsum(f, 1), opset.segment_max(f, np.array([0, 1]))]) == CASE_KEYS
+    assert opset.segment_max(f, np.array([0, 1]), fill_mode="LOWEST").attrs["fill_mode"] == "lowest"
+
+def test_every_op_of_the_family_has_a_case() -> None:
+    missing = sorted(set(CASE_KEYS) - set(all_case_keys()))
+    assert not missing, f"ops without a case strategy: {missing}"
+
+def test_every_version_of_each_op_is_defined_and_has_a_kernel() -> None:
+    ops = {op for op, _ in CASE_KEYS}
+    assert {(op, v) for op in ops for v in OPSET_VERSIONS[op]} == set(CASE_KEYS)  # every version of each op
+    assert {(op, v) for op, versions in registered_ops().items() if op in ops for v in versions} == set(CASE_KEYS)
+
+@pytest.mark.parametrize(("op", "version"), CASE_KEYS)
+@CASE_SETTINGS
+@given(data=st.data())
+def test_cases_are_valid_and_run(op: str, version: int, data: st.DataObject) -> None:
+    case = data.draw(case_strategy(op, version))
+    node, outs = check_case_runs(case, op, version)
+    for i, got in enumerate(outs):
+        assert got.dtype == node.output(i).get_element_type().to_dtype()
+
+
+I32 = np.int32
+
+
+def test_segment_max_shapes_and_errors() -> None:
+    assert shape(opset.segment_max(P([4, 3]), P([4], Type.i32))) == "[?,3]"
+    assert shape(opset.segment_max(P([4, 3]), np.array([0, 0, 2, 2], I32))) == "[3,3]"
+    assert shape(opset.segment_max(P([4, 3]), P([4], Type.i32), np.int32(5), "lowest")) == "[5,3]"
+    with pytest.raises(ValidationError, match=r"SegmentMax-16 node.*segment_ids \[0, 2, 1\] must be non-negative and"):
+        opset.segment_max(P([3]), np.array([0, 2, 1], I32))
+    with pytest.raises(ValidationError, match=r"SegmentMax-16 node.*one value per row of data \[4,3\]"):
+        opset.segment_max(P([4, 3]), P([3], Type.i32))
+    with pytest.raises(ValidationError, match=r"attribute 'fill_mode'='max' is not allowed; allowed: 'zero', 'lowest'"):
+        opset.segment_max(P([4]), P([4], Type.i32), fill_mode="max")
+    with pytest.raises(ValidationError, match=r"SegmentMax-16 node.*num_segments=-1 must be non-negative"):
+        opset.segment_max(P([4]), P([4], Type.i32), np.int32(-1))
+
+
+@pytest.mark.parametrize(("dtype", "low"), [(np.float32, np.finfo(np.float32).min), (np.float16, -65504.0),
+                                            (np.int32, np.iinfo(np.int32).min), (np.int64, np.iinfo(np.int64).min),
+                                            (np.uint8, 0)])
+def test_segment_max_kernel(dtype: Any, low: float) -> None:
+    x = np.array([[1, 2], [3, 0], [5, 6]], dtype)
+    ids = np.array([0, 0, 2], I32)
+    (out,) = run_all(lambda d, i: opset.segment_max(d, i, fill_mode="lowest"), x, ids)
+    assert out.dtype == dtype and out.tolist() == [[3, 2], [low, low], [5, 6]]
+    (out,) = run_all(lambda d, i: opset.segment_max(d, i, np.int64(4), "zero"), x, ids)
+    assert out.tolist() == [[3, 2], [0, 0], [5, 6], [0, 0]]
+    (out,) = run_all(lambda d, i: opset.segment_max(d, i, np.int64(1), "zero"), x, ids)
+    assert out.tolist() == [[3, 2]]
+
+
+def test_segment_max_propagates_nan() -> None:
+    x = np.array([1, np.nan, 2, 5], np.float32)
+    (out,) = run_all(lambda d, i: opset.segment_max(d, i), x, np.array([0, 0, 1, 1], I32))
+    assert np.isnan(out[0]) and out[1] == 5
+
+
+def test_segment_max_runtime_checks() -> None:
+    with pytest.raises(InferError, match=r"SegmentMax-16 node.*segment_ids \[1, 0\] must be non-negative and sorted"):
+        run_all(lambda d, i: opset.segment_max(d, i), np.ones(2, np.float32), np.array([1, 0], I32))
+    (out,) = run_all(lambda d, i: opset.segment_max(d, i), np.array([2, 8, 4], np.float32), np.array([1, 1, 1], I32))
+    assert out.tolist() == [0, 8]
+
+
+X = np.random.default_rng(11).uniform(-3, 3, (2, 3, 4)).astype(np.float32)
+
+
+@pytest.mark.parametrize(("exclusive", "reverse", "want"), [
+    (False, False, [1, 3, 6]), (True, False, [0, 1, 3]), (False, True, [6, 5, 3]), (True, True, [5, 3, 0]),
+])
+def test_cumsum_literals(exclusive: bool, reverse: bool, want: list[int]) -> None:
+    for dtype in (np.float32, np.int32, np.int64, np.float16):
+        got = run(lambda p: opset.cumsum(p, 0, exclusive, reverse), np.array([1, 2, 3], dtype))
+        assert got.dtype == dtype and got.tolist() == want
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1, 2])
+def test_cumsum_matches_numpy_and_takes_the_axis_at_run_time(axis: int) -> None:
+    want = np.cumsum(X.astype(np.float64), axis=axis)
+    np.testing.assert_allclose(run(lambda p: opset.cumsum(p, axis), X), want, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(run(lambda p, a: opset.cumsum(p, a), X, np.array(axis, np.int32)), want, rtol=1e-6,
+                               atol=1e-6)
+    assert run(lambda p: opset.cumsum(p), np.float32([[1, 2], [3, 4]])).tolist() == [[1, 2], [4, 6]]  # axis 0
+
+
+def test_cumsum_integers_wrap_and_bad_axes_fail() -> None:
+    assert run(lambda p: opset.cumsum(p, 0), np.array([100, 100, -50], np.int8)).tolist() == [100, -56, -106]
+    assert run(lambda p: opset.cumsum(p, 0, True), np.array([250, 10], np.uint8)).tolist() == [0, 250]
+    with pytest.raises(InferError, match="CumSum-3 node.*axis 2 is out of range for rank 2"):
+        run(lambda p, a: opset.cumsum(p, a), X[0], np.array(2, np.int64))
+
+
+def test_cumsum_keeps_the_data_shape_and_type() -> None:
+    for et in (Type.f32, Type.f16, Type.bf16, Type.f64):
+        node = opset.cumsum(P([2, -1, "1..4"], et), -1)
+        assert out(node) == "[2,?,1..4]" and node.output(0).get_element_type() == et
+
+
+@pytest.mark.parametrize(("make", "match"), [
+    (lambda: opset.cumsum(P([2, 3], Type.boolean), 0), "CumSum-3 node.*boolean is not allowed"),
+    (lambda: opset.cumsum(P([2, 3]), 2), "CumSum-3 node.*axis 2 is out of range for rank 2"),
+    (lambda: opset.cumsum(P([2, 3]), np.array([0])), r"CumSum-3 node.*axis .input 1. has shape \[1\]"),
+])
+def test_cumsum_errors(make: Callable[[], Node], match: str) -> None:
+    with pytest.raises(ValidationError, match=match):
+        make()
+
 
 F32 = np.float32
-
 #: builder name -> (op type, version, math function of one float)
 TRANSCENDENTAL: dict[str, tuple[str, int, Any]] = {
     "sin": ("Sin", 1, math.sin), "cos": ("Cos", 1, math.cos), "tan": ("Tan", 1, math.tan),
@@ -64,9 +196,9 @@ def test_builder_keeps_type_and_shape(builder: str, et: Type) -> None:
 
 @pytest.mark.parametrize("builder", sorted(ALL_BUILDERS))
 def test_builder_keeps_dynamic_shape(builder: str) -> None:
-    for shape in (PartialShape("?,1..8,3"), PartialShape.dynamic(), PartialShape([])):
-        node = getattr(ops, builder)(ops.parameter(shape, Type.f32, "x"))
-        assert node.get_output_partial_shape(0) == shape
+    for dims in (PartialShape("?,1..8,3"), PartialShape.dynamic(), PartialShape([])):
+        node = getattr(ops, builder)(ops.parameter(dims, Type.f32, "x"))
+        assert node.get_output_partial_shape(0) == dims
 
 
 @pytest.mark.parametrize("builder", sorted(ALL_BUILDERS))
@@ -258,12 +390,12 @@ def test_kernel_versions_registered() -> None:
 
 # -- case strategies ------------------------------------------------------------------------------------------
 
-CASE_KEYS = sorted(set(ALL_BUILDERS.values()))
+UNARY_KEYS = sorted(set(ALL_BUILDERS.values()))
 TRANSCENDENTAL_TYPES = {v[0] for v in TRANSCENDENTAL.values()}
 DOMAIN = {"Asin": (-1, 1), "Acos": (-1, 1), "Atanh": (-1, 1), "Acosh": (1, math.inf), "Tan": (-1.5, 1.5)}
 
 
-@pytest.mark.parametrize("key", CASE_KEYS, ids=[f"{t}-{v}" for t, v in CASE_KEYS])
+@pytest.mark.parametrize("key", UNARY_KEYS, ids=[f"{t}-{v}" for t, v in UNARY_KEYS])
 def test_case_strategy_draws_valid_cases(key: tuple[str, int]) -> None:
     seen_types: set[str] = set()
 
