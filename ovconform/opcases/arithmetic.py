@@ -99,8 +99,8 @@ BINARY: dict[str, tuple[tuple[Type, ...], Gen2, str]] = {
 }
 
 
-for _op, (_types, _gen, _note) in BINARY.items():
-    _binary_case(_op, _types, _gen, _note)
+for _op, (_types, _gen2, _note) in BINARY.items():
+    _binary_case(_op, _types, _gen2, _note)
 
 
 # op -> (types, value generator, note)

@@ -29,7 +29,9 @@ def _over_parameters(make: Callable[..., Node], arrays: Sequence[Any],
                      types: Sequence[Any] | None) -> tuple[Node, list[Node], list[np.ndarray]]:
     """``make`` over one Parameter per array (named ``in<i>``, typed by ``types`` or the array's dtype);
     a ``None`` array stays ``None`` (the op gets None there)."""
-    params, values, args = [], [], []
+    params: list[Node] = []
+    values: list[np.ndarray] = []
+    args: list[Node | None] = []
     for i, a in enumerate(arrays):
         if a is None:
             args.append(None)

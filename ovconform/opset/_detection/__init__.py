@@ -13,11 +13,19 @@ Not here yet: GenerateProposals-9. The NMS ops are in the "sort" family
 
 from __future__ import annotations
 
-from ovconform.opset._detection import _output, _prior, _proposal, _roi, _yolo
-from ovconform.opset._detection._output import *  # noqa: F403
-from ovconform.opset._detection._prior import *  # noqa: F403
-from ovconform.opset._detection._proposal import *  # noqa: F403
-from ovconform.opset._detection._roi import *  # noqa: F403
-from ovconform.opset._detection._yolo import *  # noqa: F403
+from ovconform.opset._detection._output import detection_output
+from ovconform.opset._detection._prior import prior_box, prior_box_clustered
+from ovconform.opset._detection._proposal import proposal
+from ovconform.opset._detection._roi import (
+    deformable_psroi_pooling,
+    psroi_pooling,
+    roi_align,
+    roi_align_rotated,
+    roi_pooling,
+)
+from ovconform.opset._detection._yolo import region_yolo, reorg_yolo
 
-__all__ = sorted({name for mod in (_output, _prior, _proposal, _roi, _yolo) for name in mod.__all__})
+__all__ = [
+    "deformable_psroi_pooling", "detection_output", "prior_box", "prior_box_clustered", "proposal", "psroi_pooling",
+    "region_yolo", "reorg_yolo", "roi_align", "roi_align_rotated", "roi_pooling"
+]

@@ -14,11 +14,36 @@ StringTensorPack/Unpack-15 (listed under "type").
 
 from __future__ import annotations
 
-from ovconform.opset._movement import _gather_scatter, _layout, _patches, _slice, _split_concat
-from ovconform.opset._movement._gather_scatter import *  # noqa: F403
-from ovconform.opset._movement._layout import *  # noqa: F403
-from ovconform.opset._movement._patches import *  # noqa: F403
-from ovconform.opset._movement._slice import *  # noqa: F403
-from ovconform.opset._movement._split_concat import *  # noqa: F403
+from ovconform.opset._movement._gather_scatter import (
+    gather,
+    gather_elements,
+    gather_nd,
+    gather_tree,
+    scatter_elements_update,
+    scatter_nd_update,
+    scatter_update,
+    unique,
+)
+from ovconform.opset._movement._layout import (
+    batch_to_space,
+    broadcast,
+    depth_to_space,
+    pad,
+    reverse_sequence,
+    roll,
+    shuffle_channels,
+    space_to_batch,
+    space_to_depth,
+    tile,
+    transpose,
+)
+from ovconform.opset._movement._patches import col2im, extract_image_patches
+from ovconform.opset._movement._slice import slice, slice_scatter, strided_slice
+from ovconform.opset._movement._split_concat import concat, split, variadic_split
 
-__all__ = sorted({name for mod in (_gather_scatter, _layout, _patches, _slice, _split_concat) for name in mod.__all__})
+__all__ = [
+    "batch_to_space", "broadcast", "col2im", "concat", "depth_to_space", "extract_image_patches", "gather",
+    "gather_elements", "gather_nd", "gather_tree", "pad", "reverse_sequence", "roll", "scatter_elements_update",
+    "scatter_nd_update", "scatter_update", "shuffle_channels", "slice", "slice_scatter", "space_to_batch",
+    "space_to_depth", "split", "strided_slice", "tile", "transpose", "unique", "variadic_split"
+]
