@@ -120,7 +120,7 @@ def _load_expectations(config: pytest.Config, devices: list[DeviceUnderTest]) ->
     bundled = _collection.suites_root() / "expectations"
     try:
         for value in config.getoption("ovconform_expectations"):
-            entries += _expectations.load_file(_expectations.locate(value, config.invocation_params.dir, bundled))
+            entries += _expectations.load(value, config.invocation_params.dir, bundled)
         hook = get_plugin_manager().hook.ovconform_expectations
         for dut in devices:
             for lines in hook(device=dut.name):

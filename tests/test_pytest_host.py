@@ -219,6 +219,22 @@ def test_bundled_expectation_file_is_found_by_name_from_any_folder(pytester: pyt
                                  "expectation file of that name (bundled: *openvino-CPU*)*"])
 
 
+def test_a_bundled_file_is_named_the_same_on_every_machine(tmp_path: Path) -> None:
+    """Its entries say ``openvino-CPU.txt:N`` in messages (not a site-packages path), and pruning
+    still knows the file."""
+    from ovconform.host import expectations
+    from ovconform.reports.collection import suites_root
+
+    bundled = suites_root() / "expectations"
+    entries = expectations.load("openvino-CPU", tmp_path, bundled)
+    assert entries and all(e.source.startswith("openvino-CPU.txt:") for e in entries)
+    assert {e.file for e in entries} == {str(bundled / "openvino-CPU.txt")}
+    mine = tmp_path / "mine.txt"
+    mine.write_text("# known\ntest_x.py::test_y  # why\n")
+    (entry,) = expectations.load("mine.txt", tmp_path, bundled)
+    assert (entry.source, entry.file, entry.line) == ("mine.txt:2", str(mine), 2)
+
+
 def test_expectations_under_xdist_mark_on_workers_and_warn_on_the_controller(pytester: pytest.Pytester,
                                                                               device_file: Path) -> None:
     pytester.makepyfile(test_suite=SUITE)

@@ -46,9 +46,11 @@ key = pytest.StashKey["Expectations"]()
 class Entry:
     pattern: str
     reason: str
-    source: str  # "file:line" or "hook:<device>"
+    source: str  # "file:line" or "hook:<device>:line" (shown in messages)
     device: str | None = None  # None: applies to every device under test
     matched: list[str] = field(default_factory=list)
+    file: str | None = None  # the file the entry is on (pruning rewrites it); None for hook entries
+    line: int = 0
 
     @property
     def flaky(self) -> bool:
@@ -63,7 +65,7 @@ class Entry:
                    for n in (test_id, bare))
 
 
-def parse_lines(lines: list[str], source: str, device: str | None = None) -> list[Entry]:
+def parse_lines(lines: list[str], source: str, device: str | None = None, file: str | None = None) -> list[Entry]:
     entries = []
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
@@ -76,17 +78,25 @@ def parse_lines(lines: list[str], source: str, device: str | None = None) -> lis
                                    f"'{pattern}  # why it fails (issue link)'.")
         if not pattern:
             raise ExpectationError(f"{source}:{number}: a reason without a node-id pattern.")
-        entries.append(Entry(pattern, reason, f"{source}:{number}", device))
+        entries.append(Entry(pattern, reason, f"{source}:{number}", device, file=file, line=number))
     return entries
 
 
-def load_file(path: str | Path) -> list[Entry]:
+def load_file(path: str | Path, label: str | None = None) -> list[Entry]:
+    """The entries of one file; ``label`` names it in messages (default: the path)."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as e:
         raise ExpectationError(f"cannot read expectation file {str(path)!r}: {e.strerror}.") from None
-    return parse_lines(text.splitlines(), str(path))
+    return parse_lines(text.splitlines(), label or str(path), file=str(path))
+
+
+def load(value: str, base: Path, bundled_folder: Path) -> list[Entry]:
+    """The entries ``--ovconform-expectations value`` names (:func:`locate`); a bundled file is
+    named in messages by its file name (``openvino-CPU.txt:12``), the same on every machine."""
+    path = locate(value, base, bundled_folder)
+    return load_file(path, path.name if path.parent == bundled_folder else value)
 
 
 def bundled(folder: Path) -> dict[str, Path]:
@@ -176,12 +186,12 @@ class Expectations:
     def prune(self, statuses: dict[str, str]) -> dict[str, list[str]]:
         """Rewrite each file without the entries whose tests all passed (xpassed); ``statuses`` by
         test id. Returns the removed lines per file. Call only when nothing failed unexpectedly."""
-        fixed = {e.source for e in self.entries
-                 if e.matched and not e.flaky and all(statuses.get(n) == "xpassed" for n in e.matched)}
+        fixed = [e for e in self.entries if e.file is not None and e.matched and not e.flaky
+                 and all(statuses.get(n) == "xpassed" for n in e.matched)]
         removed: dict[str, list[str]] = {}
-        for path in sorted({s.rsplit(":", 1)[0] for s in fixed if not s.startswith("hook:")}):
+        for path in sorted({str(e.file) for e in fixed}):
             lines = Path(path).read_text(encoding="utf-8").splitlines(keepends=True)
-            drop = {int(s.rsplit(":", 1)[1]) for s in fixed if s.rsplit(":", 1)[0] == path}
+            drop = {e.line for e in fixed if e.file == path}
             removed[path] = [lines[i - 1].rstrip("\n") for i in sorted(drop)]
             Path(path).write_text("".join(ln for i, ln in enumerate(lines, 1) if i not in drop), encoding="utf-8")
         return removed
