@@ -11,36 +11,56 @@ under test and on REFERENCE, compare under the tolerances, and check what query_
   (Multinomial), which a device may draw with another generator: those are checked as samples
   (:func:`ovconform.categorical.compare_samples`), with the op's probabilities taken from Constants or
   from ``feeds`` (the step inputs) when given.
+* :func:`case_labels` / :func:`get_case` name and build the cases of an op version at a depth
+  (``--ovconform-depth``): the generated ``case0..caseN-1`` and the stimulus cases of
+  :mod:`ovconform.opcases.stimulus`; :func:`case_steps` gives the inputs of each inference (one,
+  several for stateful ops, the min/mid/max shapes of a dynamic-mode case).
+* :func:`expected_values` computes what the device must give, once per case and execution
+  precision, from the REFERENCE formulas, cached in the process and (large cases) on disk in a
+  folder the run's processes share, so a second device in one run costs nothing extra: the
+  outputs, for a device with a coarser execution precision (its ``INFERENCE_PRECISION_HINT``,
+  :func:`execution_precision`) the outputs from inputs rounded to it, and for the ops of
+  :data:`ovconform.tolerances.CONDITIONED_OPS` S = Σ|terms| (the op on the inputs' magnitudes).
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import math
 import os
+import zlib
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ovconform import Tensor
 from ovconform.categorical import SampleComparison, compare_samples, sample_space
-from ovconform.ir import Model, Node, constant_value
+from ovconform.ir import Model, Node, Type, as_type, bf16_to_f32, constant_value, f32_to_bf16
 from ovconform.opcases import OpCase, case_strategy, same_draws_everywhere
+from ovconform.opcases.depth import DEFAULT_EXAMPLES as EXAMPLES_AT
+from ovconform.opcases.depth import Depth, depth_from_config
+from ovconform.opcases.stimulus import build_stimulus, stimuli
 from ovconform.tolerances import (
     EPSILON,
     Comparison,
     Tolerance,
     apply_override,
     compare,
+    execution_type,
+    is_conditioned,
     reduction_size,
     resolve_tolerance,
 )
-from reference_plugin._evaluate import ModelRunner
+from reference_plugin.evaluate import ModelRunner  # the formulas' interpreter
 
-__all__ = ["DEFAULT_EXAMPLES", "MODEL_TOLERANCE", "HOUSEKEEPING", "Steps", "compare_outputs", "declared_nodes",
-           "examples_count", "generate_cases", "model_tolerance", "ops_under_test", "plugin_manager", "run_on_device",
-           "run_reference", "tolerance_for"]
+__all__ = ["DEFAULT_EXAMPLES", "HOUSEKEEPING", "MODEL_TOLERANCE", "Expected", "Steps", "case_labels", "case_steps",
+           "compare_outputs", "declared_nodes", "examples_count", "execution_precision", "expected_values",
+           "generate_cases", "get_case", "model_tolerance", "op_depth", "ops_under_test", "plugin_manager",
+           "run_on_device", "run_reference", "suite_cases", "tolerance_for"]
 
 #: Cases per op type and version when ``--ovconform-examples`` is not given.
 DEFAULT_EXAMPLES = 10
@@ -55,8 +75,14 @@ MODEL_TOLERANCE = Tolerance(1e-4, 1e-3)
 Steps = Sequence[Mapping[str, np.ndarray]]
 
 
+def op_depth(config: Any) -> Depth:
+    """The run's depth (``--ovconform-depth``, ``OVCONFORM_DEPTH``, else standard)."""
+    return depth_from_config(config)
+
+
 def examples_count(config: Any) -> int:
-    """N from ``--ovconform-examples``, else ``OVCONFORM_EXAMPLES``, else 10.
+    """N from ``--ovconform-examples``, else ``OVCONFORM_EXAMPLES``, else the depth's default
+    (quick 3, standard 10, exhaustive 30).
 
     :raises pytest.UsageError: naming the source when the value is not an integer >= 1.
     """
@@ -68,7 +94,7 @@ def examples_count(config: Any) -> int:
     except ValueError:  # the option is not registered (suites collected without their conftest)
         pass
     if value is None:
-        value, source = os.environ.get("OVCONFORM_EXAMPLES") or DEFAULT_EXAMPLES, "OVCONFORM_EXAMPLES"
+        value, source = os.environ.get("OVCONFORM_EXAMPLES") or EXAMPLES_AT[op_depth(config)], "OVCONFORM_EXAMPLES"
     try:
         n = int(value)
     except ValueError:
@@ -104,6 +130,62 @@ def ops_under_test(model: Model, op_type: str | None = None) -> list[Node]:
             if n.type_name not in HOUSEKEEPING and (op_type is None or n.type_name == op_type)]
 
 
+# -- which cases -----------------------------------------------------------------------------------------
+
+GENERATED = "case"
+
+
+def case_labels(op_type: str, version: int, n: int, depth: Depth) -> list[str]:
+    """The labels of the cases the suite runs for ``op_type``-``version``: ``case0``..``case{n-1}``
+    (generated), then the stimulus cases ``depth`` runs (none at quick)."""
+    labels = [f"{GENERATED}{i}" for i in range(n)]
+    if depth > Depth.QUICK:
+        labels += [s.label for s in stimuli(op_type, version, depth)]
+    return labels
+
+
+def generated_index(label: str) -> int | None:
+    """``i`` for the generated case ``case{i}``, None for a stimulus label."""
+    rest = label.removeprefix(GENERATED)
+    return int(rest) if rest != label and rest.isdigit() else None
+
+
+def get_case(op_type: str, version: int, label: str, n: int) -> OpCase | None:
+    """The case ``label`` (None when the strategy has fewer than ``i + 1`` distinct generated cases)."""
+    index = generated_index(label)
+    if index is None:
+        return build_stimulus(op_type, version, label)
+    cases = generate_cases(op_type, version, n)
+    return cases[index] if index < len(cases) else None
+
+
+def suite_cases(op_type: str, version: int, n: int, depth: Depth | str) -> list[tuple[str, OpCase]]:
+    """``(label, case)`` for every case the suite runs for ``op_type``-``version`` at ``depth``."""
+    from ovconform.opcases.depth import parse_depth
+
+    d = parse_depth(depth)
+    out = []
+    for label in case_labels(op_type, version, n, d):
+        case = get_case(op_type, version, label, n)
+        if case is not None:
+            out.append((label, case))
+    return out
+
+
+#: Inferences per case of a stateful op (each reads what the previous one assigned).
+STATE_STEPS = 3
+
+
+def case_steps(case: OpCase) -> list[dict[str, np.ndarray]]:
+    """The input dict of each inference on one request: the dynamic-mode shapes in order, or
+    :data:`STATE_STEPS` times the inputs of a stateful op (ReadValue/Assign), else once."""
+    dynamic = case.extra.get("dynamic_inputs")
+    if dynamic:
+        return [dict(case.inputs), *(dict(d) for d in dynamic)]
+    count = STATE_STEPS if case.op_type in ("ReadValue", "Assign") else 1
+    return [dict(case.inputs)] * count
+
+
 # -- running -------------------------------------------------------------------------------------
 
 def _param_names(model: Model) -> list[str]:
@@ -111,14 +193,17 @@ def _param_names(model: Model) -> list[str]:
 
 
 def run_on_device(core: Any, device: str, model: Model, steps: Steps, compiled: Any = None) -> list[list[np.ndarray]]:
-    """Compile (unless ``compiled`` is given) and infer each step on one request; outputs per step."""
+    """Compile (unless ``compiled`` is given) and infer each step on one request; outputs per step.
+    Inputs are handed over as tensors of the Parameters' element types (bf16 as uint16 data)."""
     if compiled is None:
         compiled = core.compile_model(model, device)
     request = compiled.create_infer_request()
     names = _param_names(model)
+    types = {p.friendly_name: p.get_output_element_type(0) for p in model.get_parameters()}
     outputs = []
     for step in steps:
-        results = request.infer({names.index(k): Tensor(np.asarray(v)) for k, v in step.items()})
+        results = request.infer({names.index(k): Tensor(np.asarray(v), element_type=types[k])
+                                 for k, v in step.items()})
         values = list(results.values()) if isinstance(results, Mapping) else list(results)
         outputs.append([np.array(getattr(v, "data", v)) for v in values])
     return outputs
@@ -130,6 +215,180 @@ def run_reference(model: Model, steps: Steps) -> list[list[np.ndarray]]:
     state: dict[str, np.ndarray] = {}
     names = _param_names(model)
     return [[np.array(v) for v in runner.run([step[n] for n in names], state)] for step in steps]
+
+
+def execution_precision(compiled: Any) -> Type | None:
+    """The compiled model's INFERENCE_PRECISION_HINT as a Type (None when it has none, or for a
+    value that is not a floating-point type)."""
+    try:
+        value = compiled.get_property("INFERENCE_PRECISION_HINT")
+    except Exception:  # noqa: BLE001 - a device without the property computes in the model's types
+        return None
+    try:
+        et = as_type(getattr(value, "name", value) if not isinstance(value, (str, Type)) else value)
+    except Exception:  # noqa: BLE001 - an odd value: judged by the model's types
+        return None
+    return et if et.is_real() else None
+
+
+# -- expected values -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Expected:
+    """What a device must give for one case, per step and output.
+
+    :param outputs: the REFERENCE formulas' outputs.
+    :param alternate: (coarser execution precision only) the outputs from inputs and constants
+        rounded to that precision, the f32 outputs rounded to it too; None otherwise.
+    :param magnitude: (ops of CONDITIONED_OPS) S = Σ|terms| per output element, else None entries.
+    """
+
+    outputs: list[list[np.ndarray]]
+    alternate: list[list[np.ndarray]] | None = None
+    magnitude: list[list[np.ndarray | None]] | None = None
+
+
+def _round_to(value: np.ndarray, precision: Type) -> np.ndarray:
+    """An f32 array rounded to ``precision`` (f16 or bf16) and kept as f32; other arrays unchanged."""
+    if value.dtype != np.float32:
+        return value
+    with np.errstate(all="ignore"):
+        if precision == Type.f16:
+            return value.astype(np.float16).astype(np.float32)
+        if precision == Type.bf16:
+            return bf16_to_f32(f32_to_bf16(value))
+    return value
+
+
+def _map_model(model: Model, fn: Any) -> Model:
+    """A clone of ``model`` with ``fn(array, element_type)`` applied to every Constant's data."""
+    clone = model.clone()
+    for node in clone.get_ordered_ops():
+        if node.type_name == "Constant" and node.data is not None:
+            data = np.array(fn(np.asarray(node.data), node.get_output_element_type(0)), order="C")
+            data.setflags(write=False)
+            node.data = data
+    return clone
+
+
+def _magnitude_of(value: np.ndarray, et: Type) -> np.ndarray:
+    if et == Type.bf16:
+        return np.asarray(value, np.uint16) & np.uint16(0x7FFF)
+    return np.abs(value) if et.is_real() else value
+
+
+def _alternate(model: Model, steps: Steps, precision: Type) -> list[list[np.ndarray]]:
+    """The outputs a device computing in ``precision`` gives when it rounds every f32 value it
+    holds: inputs, constants, the variables' state between inferences, the results."""
+    runner = ModelRunner(_map_model(model, lambda a, et: _round_to(a, precision)))
+    names = _param_names(model)
+    state: dict[str, np.ndarray] = {}
+    out = []
+    for step in steps:
+        outs = runner.run([_round_to(np.asarray(step[n]), precision) for n in names], state)
+        out.append([_round_to(np.array(o), precision) for o in outs])
+        for key in list(state):
+            state[key] = _round_to(np.asarray(state[key]), precision)
+    return out
+
+
+def _magnitudes(model: Model, steps: Steps) -> list[list[np.ndarray | None]] | None:
+    results = model.get_results()
+    wanted = [is_conditioned(r.input_value(0).node.type_name) and r.get_input_element_type(0).is_real()
+              for r in results]
+    if not any(wanted):
+        return None
+    types = {p.friendly_name: p.get_output_element_type(0) for p in model.get_parameters()}
+    absolute = _map_model(model, _magnitude_of)
+    feeds = [{k: _magnitude_of(np.asarray(v), types[k]) for k, v in step.items()} for step in steps]
+    return [[o if w else None for o, w in zip(outs, wanted, strict=True)] for outs in run_reference(absolute, feeds)]
+
+
+def _coarser(model: Model, precision: Type | None) -> Type | None:
+    """``precision`` when it is coarser than some f32 value of ``model`` (else None: no alternate)."""
+    if precision is None:
+        return None
+    return precision if execution_type(Type.f32, precision) != Type.f32 else None
+
+
+#: Cases with at least this many input elements are cached on disk as well.
+DISK_CACHE_MIN_ELEMENTS = 1 << 14
+_memory: dict[str, Expected] = {}
+_MEMORY_LIMIT = 64
+
+
+def expected_values(key: str, case: OpCase, precision: Type | None = None,
+                    cache_dir: Path | None = None) -> Expected:
+    """The :class:`Expected` values of ``case`` (``key`` names it uniquely, e.g. its test id
+    without the device) for a device computing in ``precision``; cached in this process and, for
+    large cases, as ``.npz`` files in ``cache_dir`` (shared by the run's processes; never pickle)."""
+    precision = _coarser(case.model, precision)
+    full = f"{key}@{precision.name if precision else 'native'}"
+    if full in _memory:
+        return _memory[full]
+    steps = case_steps(case)
+    size = sum(np.asarray(v).size for step in steps for v in step.values())
+    path = None
+    if cache_dir is not None and size >= DISK_CACHE_MIN_ELEMENTS:
+        path = Path(cache_dir) / f"{zlib.crc32(full.encode()):08x}-{_safe(full)[:80]}.npz"
+        loaded = _load(path)
+        if loaded is not None:
+            return _remember(full, loaded)
+    result = Expected(run_reference(case.model, steps),
+                      _alternate(case.model, steps, precision) if precision is not None else None,
+                      _magnitudes(case.model, steps))
+    if path is not None:
+        _save(path, result)
+    return _remember(full, result)
+
+
+def _remember(key: str, value: Expected) -> Expected:
+    if len(_memory) >= _MEMORY_LIMIT:
+        _memory.pop(next(iter(_memory)))
+    _memory[key] = value
+    return value
+
+
+def _safe(text: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in text)
+
+
+def _save(path: Path, value: Expected) -> None:
+    arrays: dict[str, np.ndarray] = {}
+    layout: dict[str, Any] = {"steps": [len(s) for s in value.outputs], "alternate": value.alternate is not None,
+                              "magnitude": None}
+    for s, outs in enumerate(value.outputs):
+        for i, o in enumerate(outs):
+            arrays[f"o{s}_{i}"] = o
+            if value.alternate is not None:
+                arrays[f"a{s}_{i}"] = value.alternate[s][i]
+    if value.magnitude is not None:
+        layout["magnitude"] = [[m is not None for m in outs] for outs in value.magnitude]
+        for s, mags in enumerate(value.magnitude):
+            for i, m in enumerate(mags):
+                if m is not None:
+                    arrays[f"m{s}_{i}"] = m
+    arrays["layout"] = np.frombuffer(json.dumps(layout).encode(), np.uint8)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
+    np.savez(tmp, **arrays)
+    os.replace(tmp, path)
+
+
+def _load(path: Path) -> Expected | None:
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            layout = json.loads(bytes(data["layout"]).decode())
+            outputs = [[data[f"o{s}_{i}"] for i in range(n)] for s, n in enumerate(layout["steps"])]
+            alternate = ([[data[f"a{s}_{i}"] for i in range(n)] for s, n in enumerate(layout["steps"])]
+                         if layout["alternate"] else None)
+            magnitude = None
+            if layout["magnitude"] is not None:
+                magnitude = [[data[f"m{s}_{i}"] if has else None for i, has in enumerate(row)]
+                             for s, row in enumerate(layout["magnitude"])]
+    except (OSError, ValueError, KeyError):
+        return None
+    return Expected(outputs, alternate, magnitude)
 
 
 # -- tolerances ----------------------------------------------------------------------------------
@@ -147,12 +406,14 @@ def _hook_override(device: str, op_type: str, version: int, et: str) -> Mapping[
                                                              element_type=et)
 
 
-def tolerance_for(device: str, node: Node, element_type: Any) -> Tolerance:
-    """The tolerance of ``node``'s output: default table → the device's hook."""
+def tolerance_for(device: str, node: Node, element_type: Any, precision: Any = None,
+                  conditioned: bool = False) -> Tolerance:
+    """The tolerance of ``node``'s output: default table (for a device computing in ``precision``;
+    the conditioned form when the comparison gets S) → the device's hook."""
     et = str(getattr(element_type, "name", element_type))
     hook = _hook_override(device, node.type_name, node.version, et)
     return resolve_tolerance(node.type_name, element_type, node.version, reduction_size=reduction_size(node),
-                             hook_result=hook)
+                             hook_result=hook, precision=precision, conditioned=conditioned)
 
 
 def model_tolerance(device: str, element_type: Any) -> Tolerance:
@@ -169,10 +430,14 @@ def model_tolerance(device: str, element_type: Any) -> Tolerance:
 
 
 def compare_outputs(model: Model, actual: list[list[np.ndarray]], expected: list[list[np.ndarray]],
-                    tolerances: list[Tolerance], feeds: Steps | None = None) -> list[tuple[str, Comparison]]:
+                    tolerances: list[Tolerance], feeds: Steps | None = None, *,
+                    alternate: list[list[np.ndarray]] | None = None,
+                    magnitude: list[list[np.ndarray | None]] | None = None) -> list[tuple[str, Comparison]]:
     """Compare every output of every step: ``[(label, Comparison)]`` (a missing output is a
     failed comparison). Samples of a categorical distribution are checked as samples; ``feeds``
-    (one input dict per step) lets that check see probabilities fed through Parameters."""
+    (one input dict per step) lets that check see probabilities fed through Parameters.
+    ``alternate`` and ``magnitude`` (per step and output, as :class:`Expected` holds them) go to
+    :func:`ovconform.tolerances.compare`."""
     out = []
     results = model.get_results()
     for s, (got_step, want_step) in enumerate(zip(actual, expected, strict=True)):
@@ -184,8 +449,12 @@ def compare_outputs(model: Model, actual: list[list[np.ndarray]], expected: list
                 continue
             node = results[i].input_value(0).node
             space = sample_space(node, _input_values(node, feeds[s] if feeds else {}))
-            out.append((label, compare(got_step[i], want, tolerances[i], et) if space is None
-                        else compare_samples(got_step[i], want, space, tolerances[i], et)))
+            if space is not None:
+                out.append((label, compare_samples(got_step[i], want, space, tolerances[i], et)))
+                continue
+            alt = alternate[s][i] if alternate is not None else None
+            mag = magnitude[s][i] if magnitude is not None else None
+            out.append((label, compare(got_step[i], want, tolerances[i], et, alternate=alt, magnitude=mag)))
     return out
 
 

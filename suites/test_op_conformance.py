@@ -1,69 +1,105 @@
 """Op conformance (``op`` entity): OpenVINO's ``conformance/op`` sub-entities, per generated case.
 
 For every op type and version with a case strategy (:func:`ovconform.opcases.all_case_keys`),
-N single-op cases (``--ovconform-examples N``, default 10, drawn deterministically) and four tests
-per case:
+N generated single-op cases (``--ovconform-examples N``, default 10 at standard depth, drawn
+deterministically; ids ``<op>-<version>-case<i>``) and, at standard and exhaustive depth
+(``--ovconform-depth``), the op's stimulus cases (:mod:`ovconform.opcases.stimulus`: vector
+remainders, large shapes, hard values, every element type of its spec, dynamic shapes; ids
+``<op>-<version>-<label>``, e.g. ``MatMul-1-k65``), four tests per case:
 
-* **Implemented** — the case model compiles (and runs once) on the device.
+* **Implemented** — query_model declares the op and the case model compiles (and runs once) on
+  the device. An op the device does not declare is *not implemented*: the test fails (as
+  OpenVINO's Implemented check does), so it lowers the op pass rate instead of vanishing from it.
 * **QueryModel** — ``query_model`` covers the op under test and names the device.
 * **Inference** — the device's outputs match REFERENCE within the op's tolerance
   (:mod:`ovconform.tolerances`, refined by the device's ``ovconform_get_tolerance`` hook); the
   tolerance and the observed max abs / rel errors are recorded as facts.
 * **ImportExport** — (devices with EXPORT_IMPORT) export → import → the same outputs as before export.
 
-Declared vs actual: an op ``query_model`` does not claim is skipped with "not supported (declared
-by query_model)" (and, when it compiles and computes the right numbers anyway, the fact
-``undeclared_but_works`` is recorded and the test still skips); a claimed op that fails to compile
-or infer or computes wrong numbers FAILS with "declared supported but failed: ...". A numeric
-failure writes a standalone reproducer (see :mod:`ovconform.suites._repro`) named in the message.
+A dynamic-mode case compiles once and infers its min, mid and max shapes on the same request.
+Expected values come from the REFERENCE formulas, once per case and execution precision
+(:func:`~ovconform.suites._op_runner.expected_values`); the tolerances follow the device's declared
+``INFERENCE_PRECISION_HINT`` and, for sums of products, the terms' magnitudes
+(:mod:`ovconform.tolerances`).
+
+Declared vs actual: Implemented fails for an op ``query_model`` does not claim ("not implemented");
+QueryModel, Inference and ImportExport skip it with "not supported (declared by query_model)"
+(and, when it compiles and computes the right numbers anyway, the fact ``undeclared_but_works``
+is recorded). A claimed op that fails to compile or infer or computes wrong numbers FAILS with
+"declared supported but failed: ...". A numeric failure writes a standalone reproducer (see
+:mod:`ovconform.suites._repro`) named in the message.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
 from ovconform import properties as P
+from ovconform.ir import Type
 from ovconform.opcases import OpCase, all_case_keys
 from ovconform.suites import _op_runner as R
 from ovconform.suites import _repro
+from ovconform.tolerances import execution_type
 
 pytestmark = pytest.mark.entity("op")
 
 NOT_DECLARED = "not supported (declared by query_model)"
+NOT_IMPLEMENTED = "not implemented:"
 DECLARED_FAILED = "declared supported but failed:"
 #: Inferences per case of a stateful op (each reads what the previous one assigned).
-STATE_STEPS = 3
+STATE_STEPS = R.STATE_STEPS
 
 
 @dataclass(frozen=True)
 class CaseId:
     op_type: str
     version: int
-    index: int
+    label: str
     n: int
+    position: int
+
+    @property
+    def key(self) -> str:
+        """The case's name without the device (its test id's parameter)."""
+        return f"{self.op_type}-{self.version}-{self.label}"
 
     def case(self) -> OpCase:
-        cases = R.generate_cases(self.op_type, self.version, self.n)
-        if self.index >= len(cases):
-            pytest.skip(f"{self.op_type}-{self.version}: the strategy has only {len(cases)} distinct case(s)")
-        return cases[self.index]
+        case = R.get_case(self.op_type, self.version, self.label, self.n)
+        if case is None:
+            count = len(R.generate_cases(self.op_type, self.version, self.n))
+            pytest.skip(f"{self.op_type}-{self.version}: the strategy has only {count} distinct case(s)")
+        return case
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "op_case" in metafunc.fixturenames:
-        n = R.examples_count(metafunc.config)
-        ids = [CaseId(op, v, i, n) for op, v in all_case_keys() for i in range(n)]
-        metafunc.parametrize("op_case", ids, ids=[f"{c.op_type}-{c.version}-case{c.index}" for c in ids])
+        n, depth = R.examples_count(metafunc.config), R.op_depth(metafunc.config)
+        ids = [CaseId(op, v, label, n, i) for op, v in all_case_keys()
+               for i, label in enumerate(R.case_labels(op, v, n, depth))]
+        metafunc.parametrize("op_case", ids, ids=[c.key for c in ids])
 
 
 def _steps(case: OpCase) -> list[dict[str, np.ndarray]]:
-    count = STATE_STEPS if case.op_type in ("ReadValue", "Assign") else 1
-    return [dict(case.inputs)] * count
+    return R.case_steps(case)
+
+
+@pytest.fixture(scope="session")
+def op_expected_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder the run's processes share for expected values of large cases (xdist workers'
+    temporary folders have one parent)."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    folder = root / "ovconform-expected"
+    folder.mkdir(exist_ok=True)
+    return folder
 
 
 @pytest.fixture
@@ -74,8 +110,10 @@ def facts(record_ov_fact: Callable[[str, Any], None], op_case: CaseId,
            "import_export": "ImportExport"}[entity]
     record_ov_fact("op_type", op_case.op_type)
     record_ov_fact("version", op_case.version)
-    record_ov_fact("case", op_case.index)
+    record_ov_fact("case", op_case.position)
     record_ov_fact("sub_entity", sub)
+    if R.generated_index(op_case.label) is None:
+        record_ov_fact("stimulus", op_case.label)
     return record_ov_fact
 
 
@@ -90,30 +128,39 @@ def _declared(core: Any, device: str, case: OpCase, facts: Callable[[str, Any], 
     return declared
 
 
-def _probe_undeclared(core: Any, device: str, case: OpCase, facts: Callable[[str, Any], None]) -> None:
-    """The op is not claimed: see whether it works anyway (a fact), then skip."""
+def _works_anyway(core: Any, device: str, op_case: CaseId, case: OpCase, facts: Callable[[str, Any], None],
+                  cache: Path) -> bool:
+    """The op is not claimed: whether it works anyway (a fact)."""
     try:
-        got = R.run_on_device(core, device, case.model, _steps(case))
-        ok = all(c.passed for _, c in R.compare_outputs(case.model, got, _expected(case), _tolerances(device, case),
-                                                        _steps(case)))
+        compiled = core.compile_model(case.model, device)
+        got = R.run_on_device(core, device, case.model, _steps(case), compiled)
+        ok = all(c.passed for _, c in _comparisons(device, op_case, case, got, R.execution_precision(compiled), cache))
     except Exception:  # noqa: BLE001 - not claimed, so failing is allowed
         ok = False
     facts("undeclared_but_works", ok)
-    pytest.skip(f"{case.op_type}-{case.version}: {NOT_DECLARED}" + (" (it works anyway)" if ok else ""))
+    return ok
 
 
-def _require_declared(core: Any, device: str, case: OpCase, facts: Callable[[str, Any], None]) -> None:
+def _require_declared(core: Any, device: str, op_case: CaseId, case: OpCase, facts: Callable[[str, Any], None],
+                      cache: Path) -> None:
     if not _declared(core, device, case, facts):
-        _probe_undeclared(core, device, case, facts)
+        ok = _works_anyway(core, device, op_case, case, facts, cache)
+        pytest.skip(f"{case.op_type}-{case.version}: {NOT_DECLARED}" + (" (it works anyway)" if ok else ""))
 
 
-def _expected(case: OpCase) -> list[list[np.ndarray]]:
-    return R.run_reference(case.model, _steps(case))
+def _tolerances(device: str, case: OpCase, precision: Any, expected: R.Expected) -> list[Any]:
+    out = []
+    for i, r in enumerate(case.model.get_results()):
+        conditioned = expected.magnitude is not None and expected.magnitude[0][i] is not None
+        out.append(R.tolerance_for(device, r.input_value(0).node, r.get_input_element_type(0), precision, conditioned))
+    return out
 
 
-def _tolerances(device: str, case: OpCase) -> list[Any]:
-    return [R.tolerance_for(device, r.input_value(0).node, r.get_input_element_type(0))
-            for r in case.model.get_results()]
+def _comparisons(device: str, op_case: CaseId, case: OpCase, got: list[list[np.ndarray]], precision: Any,
+                 cache: Path) -> list[tuple[str, Any]]:
+    expected = R.expected_values(f"{op_case.key}/n{op_case.n}", case, precision, cache)
+    return R.compare_outputs(case.model, got, expected.outputs, _tolerances(device, case, precision, expected),
+                             _steps(case), alternate=expected.alternate, magnitude=expected.magnitude)
 
 
 def _attempt(case: OpCase, what: str, fn: Callable[[], Any]) -> Any:
@@ -134,33 +181,41 @@ def _infer(core: Any, device: str, case: OpCase, compiled: Any) -> list[list[np.
     return _attempt(case, "infer", lambda: R.run_on_device(core, device, case.model, _steps(case), compiled))
 
 
-def _check_numbers(request: pytest.FixtureRequest, spec: str, device: str, case: OpCase,
-                   got: list[list[np.ndarray]], facts: Callable[[str, Any], None], what: str) -> None:
+def _check_numbers(request: pytest.FixtureRequest, spec: str, device: str, op_case: CaseId, case: OpCase,
+                   got: list[list[np.ndarray]], precision: Any, facts: Callable[[str, Any], None], what: str,
+                   cache: Path) -> None:
     __tracebackhide__ = True
-    expected, tols = _expected(case), _tolerances(device, case)
-    comparisons = R.compare_outputs(case.model, got, expected, tols, _steps(case))
+    if precision is not None and execution_type(Type.f32, precision) != Type.f32:
+        facts("precision", precision.name)
+    comparisons = _comparisons(device, op_case, case, got, precision, cache)
     for name, value in R.summary(comparisons).items():
         facts(name, value)
     bad = [(label, c) for label, c in comparisons if not c.passed]
     if not bad:
         return
+    expected = R.expected_values(f"{op_case.key}/n{op_case.n}", case, precision, cache)
+    tols = [c.tolerance for _, c in comparisons[:len(case.model.get_results())]]
     folder = _repro.repro_dir(request.config, device, request.node.nodeid)
     script = _repro.write_repro(folder, test_id=request.node.nodeid, spec=spec, device=device, model=case.model,
-                                steps=_steps(case), expected=expected, tolerances=tols)
+                                steps=_steps(case), expected=expected.outputs, tolerances=tols)
     facts("repro", str(script))
     label, c = bad[0]
     pytest.fail(f"{DECLARED_FAILED} {case.op_type}-{case.version} {what}: {label}: {c.message} "
-                f"[tolerance {c.tolerance.describe()}; {len(bad)} bad output(s)] (case: {case.note or 'no note'}); "
-                f"repro: python {script}")
+                f"[tolerance {c.tolerance.describe()}; {len(bad)} bad output(s)] (case {op_case.label}: "
+                f"{case.note or 'no note'}); repro: python {script}")
 
 
 # -- the four sub-entities ------------------------------------------------------------------------
 
-def test_op_implemented(ov_core: Any, ov_device_name: str, op_case: CaseId,
-                        facts: Callable[[str, Any], None]) -> None:
-    """Implemented: the case compiles and infers once (numbers are Inference's business)."""
+def test_op_implemented(ov_core: Any, ov_device_name: str, op_case: CaseId, facts: Callable[[str, Any], None],
+                        op_expected_cache: Path) -> None:
+    """Implemented: query_model declares the op, and the case compiles and infers once (numbers
+    are Inference's business). An undeclared op fails: not implemented."""
     case = op_case.case()
-    _require_declared(ov_core, ov_device_name, case, facts)
+    if not _declared(ov_core, ov_device_name, case, facts):
+        ok = _works_anyway(ov_core, ov_device_name, op_case, case, facts, op_expected_cache)
+        pytest.fail(f"{NOT_IMPLEMENTED} {ov_device_name}'s query_model does not declare {case.op_type}-{case.version}"
+                    + (" (though it compiles and computes it right)" if ok else ""))
     _infer(ov_core, ov_device_name, case, _compile(ov_core, ov_device_name, case))
 
 
@@ -179,21 +234,24 @@ def test_op_query_model(ov_core: Any, ov_device_name: str, op_case: CaseId,
 
 
 def test_op_inference(request: pytest.FixtureRequest, ov_core: Any, ov_device_name: str, ov_plugin_spec: str,
-                      op_case: CaseId, facts: Callable[[str, Any], None]) -> None:
-    """Inference: the device's outputs match REFERENCE within the op's tolerance."""
+                      op_case: CaseId, facts: Callable[[str, Any], None], op_expected_cache: Path) -> None:
+    """Inference: the device's outputs match REFERENCE within the op's tolerance (every shape of a
+    dynamic-mode case, on one compiled model and request)."""
     case = op_case.case()
-    _require_declared(ov_core, ov_device_name, case, facts)
-    got = _infer(ov_core, ov_device_name, case, _compile(ov_core, ov_device_name, case))
-    _check_numbers(request, ov_plugin_spec, ov_device_name, case, got, facts, "inference")
+    _require_declared(ov_core, ov_device_name, op_case, case, facts, op_expected_cache)
+    compiled = _compile(ov_core, ov_device_name, case)
+    got = _infer(ov_core, ov_device_name, case, compiled)
+    _check_numbers(request, ov_plugin_spec, ov_device_name, op_case, case, got, R.execution_precision(compiled),
+                   facts, "inference", op_expected_cache)
 
 
 @pytest.mark.capability(P.Capability.EXPORT_IMPORT)
 def test_op_import_export(ov_core: Any, ov_device_name: str, op_case: CaseId,
-                          facts: Callable[[str, Any], None]) -> None:
+                          facts: Callable[[str, Any], None], op_expected_cache: Path) -> None:
     """ImportExport: export → import gives a compiled model with the same outputs as the exported
     one (bit for bit; whether those numbers are right is Inference's business)."""
     case = op_case.case()
-    _require_declared(ov_core, ov_device_name, case, facts)
+    _require_declared(ov_core, ov_device_name, op_case, case, facts, op_expected_cache)
     compiled = _compile(ov_core, ov_device_name, case)
     blob = _attempt(case, "export_model", compiled.export_model)
     imported = _attempt(case, "import_model", lambda: ov_core.import_model(blob, ov_device_name))
