@@ -18,7 +18,9 @@ from ovconform.ir import Node, Type, bf16_to_f32, make_node
 from ovconform.opcases import OpCase
 from ovconform.opcases.depth import Depth
 from ovconform.opcases.stimulus import (
+    FLOATS,
     REMAINDERS,
+    SIGNED,
     Stimulus,
     StimulusBuilder,
     cast,
@@ -236,3 +238,121 @@ def binary(op: str, version: int, types: Sequence[Type], gen: Gen2, *, make: Mak
                            dynamic=True)
 
     register_stimuli(op, version)(recipe)
+
+
+# -- value generators and special-value sets shared by the families ------------------------------------------
+
+ALL_SPECIALS = ("nan", "inf", "-inf", "-0", "sub")
+#: Exactly compared ops: no subnormals (a device may flush them to zero).
+EXACT_SPECIALS = ("nan", "inf", "-inf", "-0")
+NO_INF = ("nan", "-0", "sub")
+
+
+
+def halves(low: float, high: float) -> Gen:
+    """Multiples of 0.5 (so half the values are exact ties for Round), integers for integer types."""
+    def gen(b: StimulusBuilder, shape: tuple[int, ...], et: Type) -> np.ndarray:
+        if not et.is_real():
+            return b.uniform(shape, et, low, high)
+        values = np.round(b.rng.uniform(low, high, shape) * 2) / 2
+        return cast(values, et)
+
+    return gen
+
+
+def const_make(op: str, version: int, *consts: float) -> Any:
+    def make(b: StimulusBuilder, x: Node) -> Node:
+        et = x.get_output_element_type(0)
+        inputs = [x.output(0)] + [b.const(cast(np.array(c), et), et).output(0) for c in consts]
+        return make_node(op, version, inputs, {})
+
+    return make
+
+
+SIGNED_NUMERIC = (*FLOATS, *SIGNED)
+
+
+def bounded(low: float, high: float, narrow: dict[int, tuple[int, int]]) -> Gen2:
+    """Both operands in ``[low, high]``; integer types of a bit width in ``narrow`` in that range
+    (so results stay inside the type)."""
+    def gen(b: StimulusBuilder, sa: tuple[int, ...], sb: tuple[int, ...], et: Type) -> tuple[np.ndarray, np.ndarray]:
+        lo, hi = (low, high)
+        if not et.is_real():
+            lo, hi = narrow.get(et.bitwidth, (int(low), int(high)))
+            if not et.is_signed():
+                lo = max(lo, 0)
+        return b.uniform(sa, et, lo, hi), b.uniform(sb, et, lo, hi)
+
+    return gen
+
+
+def subtract_gen(b: StimulusBuilder, sa: tuple[int, ...], sb: tuple[int, ...],
+                 et: Type) -> tuple[np.ndarray, np.ndarray]:
+    if not et.is_real() and not et.is_signed():  # every a >= every b: no wrap-around
+        return b.uniform(sa, et, 50, 100), b.uniform(sb, et, 0, 50)
+    return b.uniform(sa, et, -50, 50), b.uniform(sb, et, -50, 50)
+
+
+def nonzero(b: StimulusBuilder, shape: tuple[int, ...], et: Type, low: float, high: float) -> np.ndarray:
+    magnitude = b.rng.uniform(low, high, shape)
+    if not et.is_real():
+        magnitude = np.floor(magnitude)
+    sign = np.where(b.rng.random(shape) < 0.5, -1.0, 1.0) if (et.is_real() or et.is_signed()) else 1.0
+    return cast(magnitude * sign, et)
+
+
+def divide_gen(b: StimulusBuilder, sa: tuple[int, ...], sb: tuple[int, ...], et: Type) -> tuple[np.ndarray, np.ndarray]:
+    """Dividends of both signs; divisors of both signs, never 0 (integers: |b| in 1..9)."""
+    if et.is_real():
+        return b.uniform(sa, et, -10, 10), nonzero(b, sb, et, 0.5, 4)
+    lo = -100 if et.is_signed() else 0
+    return b.uniform(sa, et, lo, 100), nonzero(b, sb, et, 1, 10)
+
+
+def divide_boundary(b: StimulusBuilder, sa: tuple[int, ...], sb: tuple[int, ...],
+                     et: Type) -> tuple[np.ndarray, np.ndarray]:
+    """Dividends with the type's minimum and maximum; divisors 2..9 of both signs (never -1 with
+    INT_MIN, which overflows)."""
+    a, _ = divide_gen(b, sa, sb, et)
+    a = with_boundaries(b.rng, a, et)
+    return a, nonzero(b, sb, et, 2, 10)
+
+
+NARROW_ADD = {8: (-60, 60), 16: (-10000, 10000)}
+NARROW_MUL = {8: (-11, 11), 16: (-150, 150)}
+COMPARE = uniform_gen(-3, 3, (-3, 3))
+def mm_values(rng: np.random.Generator, shape: tuple[int, ...], et: Type) -> np.ndarray:
+    """Uniform in [-1, 1] for floats; integers small enough that a K-long sum stays in the type."""
+    if et.is_real():
+        return cast(rng.uniform(-1, 1, shape), et)
+    bound = {8: 1, 16: 3}.get(et.bitwidth, 20)
+    low = -bound if et.is_signed() else 0
+    return rng.integers(low, bound, shape, endpoint=True).astype(et.to_dtype())
+
+def small_values(rng: np.random.Generator, shape: tuple[int, ...], et: Type, bound: int = 2) -> np.ndarray:
+    if et.is_real():
+        return cast(rng.uniform(-1, 1, shape), et)
+    return rng.integers(-bound, bound, shape, endpoint=True).astype(et.to_dtype())
+
+def distinct(rng: np.random.Generator, shape: tuple[int, ...], et: Type) -> np.ndarray:
+    """All-different values (a shuffled ramp centred on 0; unsigned from 1 up): no ties."""
+    size = int(np.prod(shape))
+    ramp = rng.permutation(size) + (-(size // 2) if (et.is_real() or et.is_signed()) else 1)
+    scale = 0.25 if et == Type.f32 else 1.0
+    return cast((ramp * scale).reshape(shape), et)
+
+
+def register_unary(table: dict[tuple[str, int], dict[str, Any]]) -> None:
+    """:func:`unary` for each ``(op, version) -> {types, gen, make?, specials?, boundary?, note?}``."""
+    for (op, version), spec in table.items():
+        unary(op, version, spec["types"], spec["gen"], make=spec.get("make"), specials=spec.get("specials", ()),
+              boundary=spec.get("boundary"), note=spec.get("note", ""))
+
+
+def register_binary(table: dict[tuple[str, int], dict[str, Any]]) -> None:
+    """:func:`binary` for each ``(op, version) -> {types, gen, make?, specials?, special_rhs?, boundary?,
+    boundary_gen?, note?}``."""
+    for (op, version), spec in table.items():
+        binary(op, version, spec["types"], spec["gen"], make=spec.get("make"), specials=spec.get("specials", ()),
+               special_rhs=spec.get("special_rhs"), boundary=spec.get("boundary"),
+               boundary_gen=spec.get("boundary_gen"), note=spec.get("note", ""))

@@ -19,7 +19,7 @@ and f16 data; LogSoftmax likewise.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -28,6 +28,8 @@ from hypothesis import strategies as st
 from ovconform import opset
 from ovconform.ir import Node, Type
 from ovconform.opcases import OpCase, register_case
+from ovconform.opcases import _stimulus_recipes as SR
+from ovconform.opcases import stimulus as S
 from ovconform.opcases._draw import (
     _FLOAT_NOTE,
     FLOATS,
@@ -41,6 +43,7 @@ from ovconform.opcases._draw import (
     draw_shape,
     unary_case,
 )
+from ovconform.opcases.depth import Depth
 
 UNARY: dict[str, tuple[tuple[Type, ...], Gen1, str]] = {
     "Relu": ((*FLOATS, *SIGNED), _range(-100, 100), ""),
@@ -230,3 +233,95 @@ def case_log_softmax(draw: Draw[Any]) -> OpCase:
     b = CaseBuilder(draw_seed(draw))
     data = b.param("data", b.uniform(shape, et, -6, 6))
     return b.finish("LogSoftmax", 5, opset.log_softmax(data, axis))
+
+# -- stimulus cases (issue #20: sizes, values, element types, dynamic shapes; see ovconform.opcases.stimulus)
+
+SR.register_unary({
+    ("Relu", 1): {"types": S.NUMERIC, "gen": SR.uniform_gen(-50, 50, (-50, 50)), "specials": SR.EXACT_SPECIALS,
+                  "boundary": (True, True)},
+    ("Sigmoid", 1): {"types": S.FLOATS, "gen": SR.uniform_gen(-12, 12), "specials": SR.ALL_SPECIALS},
+    ("Exp", 1): {"types": S.FLOATS, "gen": SR.uniform_gen(-10, 10), "specials": SR.ALL_SPECIALS},
+    ("Gelu", 2): {"types": S.FLOATS, "gen": SR.uniform_gen(-5, 5), "specials": SR.NO_INF},
+    ("Gelu", 7): {"types": S.FLOATS, "gen": SR.uniform_gen(-5, 5), "specials": SR.NO_INF,
+                  "make": lambda b, x: opset.gelu(x, "tanh")},
+    ("Swish", 4): {"types": S.FLOATS, "gen": SR.uniform_gen(-6, 6), "specials": SR.NO_INF},
+    ("Mish", 4): {"types": S.FLOATS, "gen": SR.uniform_gen(-6, 6), "specials": SR.NO_INF},
+    ("HSwish", 4): {"types": S.FLOATS, "gen": SR.uniform_gen(-6, 6), "specials": SR.NO_INF},
+    ("HSigmoid", 5): {"types": S.FLOATS, "gen": SR.uniform_gen(-6, 6), "specials": SR.ALL_SPECIALS},
+    ("SoftPlus", 4): {"types": S.FLOATS, "gen": SR.uniform_gen(-15, 15), "specials": SR.ALL_SPECIALS},
+    ("SoftSign", 9): {"types": S.FLOATS, "gen": SR.uniform_gen(-10, 10), "specials": SR.NO_INF},
+    ("Elu", 1): {"types": S.FLOATS, "gen": SR.uniform_gen(-6, 6), "specials": SR.ALL_SPECIALS,
+                 "make": lambda b, x: opset.elu(x, 0.7)},
+    ("Selu", 1): {"types": S.FLOATS, "gen": SR.uniform_gen(-6, 6), "specials": SR.ALL_SPECIALS,
+                  "make": SR.const_make("Selu", 1, 1.6732632, 1.0507009)},
+    ("HardSigmoid", 1): {"types": S.FLOATS, "gen": SR.uniform_gen(-6, 6), "specials": SR.ALL_SPECIALS,
+                         "make": SR.const_make("HardSigmoid", 1, 0.2, 0.5)},
+    ("Clamp", 1): {"types": S.NUMERIC, "gen": SR.uniform_gen(-40, 40, (-40, 40)), "specials": SR.EXACT_SPECIALS,
+                   "boundary": (True, True), "make": lambda b, x: opset.clamp(x, -20.0, 30.0)},
+    # arithmetic
+})
+
+
+def _stim_softmax(op: str, version: int, label: str, shape: tuple[int, ...], axis: int, et: Type = Type.f32, *,
+             kind: str = "ordinary", sizes: tuple[tuple[int, ...], ...] = ()) -> Any:
+    def build(shape: tuple[int, ...] = shape) -> OpCase:
+        b = S.StimulusBuilder(S.seed_of(op, version, label))
+        values = b.rng.uniform(-5, 5, shape)
+        note = "logits in [-5, 5]."
+        if kind == "large-magnitude":
+            centre, spread = (100.0, 80.0) if et != Type.f16 else (8.0, 10.0)
+            values = centre + b.rng.uniform(-spread, spread, shape)
+            note = (f"logits {centre:g} ± {spread:g}: exp overflows {et.name} above "
+                    f"{'88.7' if et != Type.f16 else '11.1'} unless the maximum is subtracted first (softmax "
+                    "does not change when a constant is added to a row).")
+        elif kind == "masked":
+            rows = values.reshape(-1, shape[axis]) if axis in (-1, len(shape) - 1) else None
+            assert rows is not None
+            mask = b.rng.random(rows.shape) < 0.3
+            mask[:, 0] = False  # never a whole row
+            rows[mask] = -np.inf
+            note = "-inf logits (masks) get probability 0; never a whole row."
+        elif kind == "special":
+            rows = values.reshape(-1, shape[-1])
+            rows[b.rng.choice(rows.shape[0], size=2, replace=False), shape[-1] // 2] = np.nan
+            note = "NaN in two rows: the whole row is NaN."
+        node = (opset.softmax(b.param("data", S.cast(values, et), et), axis, version=version) if op == "Softmax"
+                else opset.log_softmax(b.param("data", S.cast(values, et), et), axis))
+        return b.finish(op, version, node, note)
+
+    if sizes:
+        return lambda: S.dynamic_case([build(s) for s in sizes], note=f"dynamic mode: shapes {list(sizes)}")
+    return build
+
+
+def _stimulus_softmax(op: str, version: int) -> None:
+    def recipe() -> Iterable[S.Stimulus]:
+        for n in S.REMAINDERS:
+            yield S.Stimulus(op, version, f"axis{n}", "remainder", "ordinary", Type.f32,
+                           _stim_softmax(op, version, f"axis{n}", (5, n), 1), S.remainder_depth(n))
+        yield S.Stimulus(op, version, "outer129", "remainder", "ordinary", Type.f32,
+                       _stim_softmax(op, version, "outer129", (129, 5), 0))
+        yield S.Stimulus(op, version, "long4096", "large", "long-reduction", Type.f32,
+                       _stim_softmax(op, version, "long4096", (17, S.LONG_REDUCTION), 1))
+        for et in (Type.f32, Type.f16, Type.bf16):
+            yield S.Stimulus(op, version, f"logits-{et.name}", "remainder", "large-magnitude", et,
+                           _stim_softmax(op, version, f"logits-{et.name}", (9, 65), 1, et, kind="large-magnitude"),
+                           Depth.STANDARD if et != Type.bf16 else Depth.EXHAUSTIVE)
+        yield S.Stimulus(op, version, "masked-f32", "remainder", "special", Type.f32,
+                       _stim_softmax(op, version, "masked-f32", (9, 65), 1, kind="masked"))
+        yield S.Stimulus(op, version, "nan-f32", "remainder", "special", Type.f32,
+                       _stim_softmax(op, version, "nan-f32", (9, 65), 1, kind="special"))
+        for et in (Type.f16, Type.bf16, Type.f64):
+            yield S.Stimulus(op, version, f"{et.name}-axis65", "remainder", "ordinary", et,
+                           _stim_softmax(op, version, f"{et.name}-axis65", (5, 65), 1, et),
+                           Depth.STANDARD if et != Type.f64 else Depth.EXHAUSTIVE)
+        yield S.Stimulus(op, version, "dynamic", "remainder", "ordinary", Type.f32,
+                       _stim_softmax(op, version, "dynamic", (1, 7), 1, sizes=((1, 7), (3, 65), (5, 129))),
+                       dynamic=True)
+
+    S.register_stimuli(op, version)(recipe)
+
+
+_stimulus_softmax("Softmax", 1)
+_stimulus_softmax("Softmax", 8)
+_stimulus_softmax("LogSoftmax", 5)

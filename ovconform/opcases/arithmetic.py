@@ -27,6 +27,7 @@ SegmentMax: ``num_segments``, when given, is a Constant of at least ``max(segmen
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -35,6 +36,8 @@ from hypothesis import strategies as st
 from ovconform import opset
 from ovconform.ir import Type
 from ovconform.opcases import OpCase, register_case
+from ovconform.opcases import _stimulus_recipes as SR
+from ovconform.opcases import stimulus as S
 from ovconform.opcases._draw import (
     _FLOAT_NOTE,
     AXES_TYPES,
@@ -53,6 +56,7 @@ from ovconform.opcases._draw import (
     unary_case,
 )
 from ovconform.opcases._draw_index import INDEX_TYPES, draw_type, values
+from ovconform.opcases.depth import Depth
 from ovconform.opset._arithmetic import ROUND_MODES, UNARY_VERSIONS
 
 
@@ -201,3 +205,86 @@ def case_segment_max(draw: Draw[Any]) -> OpCase:
     node = opset.segment_max(b.param("data", values(b, tuple(shape), et)), segment_ids, num_node,
                              draw(st.sampled_from(("zero", "lowest"))))
     return b.finish("SegmentMax", 16, node, "num_segments, when given, is a Constant of at least max(segment_ids) + 1.")
+
+# -- stimulus cases (issue #20: sizes, values, element types, dynamic shapes; see ovconform.opcases.stimulus)
+
+SR.register_unary({
+    ("Abs", 1): {"types": S.NUMERIC, "gen": SR.uniform_gen(-50, 50, (-50, 50)), "specials": SR.EXACT_SPECIALS,
+                 "boundary": (False, True)},
+    ("Negative", 1): {"types": SR.SIGNED_NUMERIC, "gen": SR.uniform_gen(-50, 50, (-50, 50)),
+                      "specials": SR.EXACT_SPECIALS,
+                      "boundary": (False, True)},
+    ("Sign", 1): {"types": SR.SIGNED_NUMERIC, "gen": SR.uniform_gen(-5, 5, (-5, 5)), "specials": SR.EXACT_SPECIALS,
+                  "boundary": (True, True)},
+    ("Floor", 1): {"types": S.FLOATS, "gen": SR.uniform_gen(-50, 50), "specials": SR.EXACT_SPECIALS},
+    ("Ceiling", 1): {"types": S.FLOATS, "gen": SR.uniform_gen(-50, 50), "specials": SR.EXACT_SPECIALS},
+    ("Round", 5): {"types": S.FLOATS, "gen": SR.halves(-50, 50), "specials": SR.EXACT_SPECIALS,
+                   "make": lambda b, x: opset.round(x, "half_to_even")},
+    ("Sqrt", 1): {"types": S.FLOATS, "gen": SR.uniform_gen(0, 100), "specials": ("nan", "inf", "-0", "sub")},
+    ("Log", 1): {"types": S.FLOATS, "gen": SR.uniform_gen(0.01, 100), "specials": ("nan", "inf", "-0", "sub")},
+    ("Erf", 1): {"types": S.FLOATS, "gen": SR.uniform_gen(-3, 3), "specials": SR.ALL_SPECIALS},
+    ("Tanh", 1): {"types": S.FLOATS, "gen": SR.uniform_gen(-6, 6), "specials": SR.ALL_SPECIALS},
+    ("Sin", 1): {"types": S.FLOATS, "gen": SR.uniform_gen(-6, 6), "specials": SR.NO_INF},
+    ("Cos", 1): {"types": S.FLOATS, "gen": SR.uniform_gen(-6, 6), "specials": SR.NO_INF},
+    ("Tan", 1): {"types": S.FLOATS, "gen": SR.uniform_gen(-1.4, 1.4), "specials": SR.NO_INF},
+    ("Asin", 1): {"types": S.FLOATS, "gen": SR.uniform_gen(-1, 1), "specials": SR.NO_INF},
+    ("Acos", 1): {"types": S.FLOATS, "gen": SR.uniform_gen(-1, 1), "specials": SR.NO_INF},
+    ("Atan", 1): {"types": S.FLOATS, "gen": SR.uniform_gen(-20, 20), "specials": SR.ALL_SPECIALS},
+    ("Sinh", 1): {"types": S.FLOATS, "gen": SR.uniform_gen(-10, 10), "specials": SR.ALL_SPECIALS},
+    ("Cosh", 1): {"types": S.FLOATS, "gen": SR.uniform_gen(-10, 10), "specials": SR.ALL_SPECIALS},
+    ("Asinh", 4): {"types": S.FLOATS, "gen": SR.uniform_gen(-20, 20), "specials": SR.ALL_SPECIALS},
+    ("Acosh", 4): {"types": S.FLOATS, "gen": SR.uniform_gen(1, 20), "specials": ("nan", "inf")},
+    ("Atanh", 4): {"types": S.FLOATS, "gen": SR.uniform_gen(-0.95, 0.95), "specials": SR.NO_INF},
+})
+
+
+SR.register_binary({
+    ("Add", 1): {"types": S.NUMERIC, "gen": SR.bounded(-100, 100, SR.NARROW_ADD), "specials": SR.ALL_SPECIALS},
+    ("Subtract", 1): {"types": S.NUMERIC, "gen": SR.subtract_gen, "specials": SR.ALL_SPECIALS},
+    ("Multiply", 1): {"types": S.NUMERIC, "gen": SR.bounded(-11, 11, SR.NARROW_MUL), "specials": SR.ALL_SPECIALS},
+    ("Divide", 1): {"types": S.NUMERIC, "gen": SR.divide_gen, "specials": SR.ALL_SPECIALS,
+                    "special_rhs": ("nan", "inf", "-inf"),
+                    "boundary": (True, True), "boundary_gen": SR.divide_boundary,
+                    "make": lambda b, x, y: opset.divide(x, y, "numpy", True)},
+    ("FloorMod", 1): {"types": S.NUMERIC, "gen": SR.divide_gen, "specials": ("nan", "-0"), "special_rhs": ("nan",),
+                      "boundary": (True, True), "boundary_gen": SR.divide_boundary},
+    ("Mod", 1): {"types": S.NUMERIC, "gen": SR.divide_gen, "specials": ("nan", "-0"), "special_rhs": ("nan",),
+                 "boundary": (True, True), "boundary_gen": SR.divide_boundary},
+    ("Maximum", 1): {"types": S.NUMERIC, "gen": SR.bounded(-100, 100, {}), "specials": SR.EXACT_SPECIALS,
+                     "boundary": (True, True)},
+    ("Minimum", 1): {"types": S.NUMERIC, "gen": SR.bounded(-100, 100, {}), "specials": SR.EXACT_SPECIALS,
+                     "boundary": (True, True)},
+    ("SquaredDifference", 1): {"types": S.FLOATS, "gen": SR.bounded(-50, 50, {}), "specials": ("nan", "-0", "sub")},
+})
+
+
+def _stim_cumsum(label: str, shape: tuple[int, ...], et: Type = Type.f32, *, exclusive: bool = False,
+            reverse: bool = False, sizes: tuple[tuple[int, ...], ...] = ()) -> Any:
+    def build(shape: tuple[int, ...] = shape) -> OpCase:
+        b = S.StimulusBuilder(S.seed_of("CumSum", 3, label))
+        x = b.param("data", SR.small_values(b.rng, shape, et, 3), et)
+        node = opset.cumsum(x, b.const(np.array(1, np.int64)), exclusive, reverse)
+        return b.finish("CumSum", 3, node, "values in [-1, 1]; integers in [-3, 3]; judged against Σ|terms|.")
+
+    if sizes:
+        return lambda: S.dynamic_case([build(s) for s in sizes], note=f"dynamic mode: shapes {list(sizes)}")
+    return build
+
+
+@S.register_stimuli("CumSum", 3)
+def _stimulus_cumsum() -> Iterable[S.Stimulus]:
+    op = "CumSum"
+    for n in S.REMAINDERS:
+        yield S.Stimulus(op, 3, f"n{n}", "remainder", "ordinary", Type.f32, _stim_cumsum(f"n{n}", (5, n)),
+                         S.remainder_depth(n))
+    yield S.Stimulus(op, 3, "rev-excl-n129", "remainder", "ordinary", Type.f32,
+                   _stim_cumsum("rev-excl-n129", (5, 129), exclusive=True, reverse=True))
+    yield S.Stimulus(op, 3, "long4096", "large", "long-reduction", Type.f32,
+                     _stim_cumsum("long4096", (17, S.LONG_REDUCTION)))
+    for et in (Type.f16, Type.bf16, Type.i32, Type.f64, Type.i64):
+        depth = Depth.STANDARD if et in (Type.f16, Type.i32) else Depth.EXHAUSTIVE
+        yield S.Stimulus(op, 3, f"{et.name}-n65", "remainder", "ordinary", et,
+                         _stim_cumsum(f"{et.name}-n65", (5, 65), et),
+                       depth)
+    yield S.Stimulus(op, 3, "dynamic", "remainder", "ordinary", Type.f32,
+                   _stim_cumsum("dynamic", (1, 7), sizes=((1, 7), (3, 65), (5, 129))), dynamic=True)

@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 from ovconform import opset
 from ovconform.ir import Type
 from ovconform.opcases import OpCase, register_case
+from ovconform.opcases import _stimulus_recipes as SR
+from ovconform.opcases import stimulus as S
 from ovconform.opcases._draw import CaseBuilder, Draw, draw_broadcast_shapes, draw_seed, draw_shape
 from ovconform.opcases.reduction import INTS
 
@@ -84,3 +86,20 @@ def _shift(op: str, left: bool) -> None:
 
 _shift("BitwiseLeftShift", left=True)
 _shift("BitwiseRightShift", left=False)
+
+# -- stimulus cases (issue #20: sizes, values, element types, dynamic shapes; see ovconform.opcases.stimulus)
+
+SR.register_unary({
+    ("BitwiseNot", 13): {"types": (*S.INTEGERS, Type.boolean), "gen": SR.uniform_gen(-100, 100, (0, 100)),
+                         "boundary": (True, True)},
+})
+
+
+SR.register_binary({
+    ("BitwiseAnd", 13): {"types": (*S.INTEGERS, Type.boolean), "gen": SR.same_gen(SR.uniform_gen(0, 1, (-100, 100))),
+                         "boundary": (True, True)},
+    ("BitwiseOr", 13): {"types": (*S.INTEGERS, Type.boolean), "gen": SR.same_gen(SR.uniform_gen(0, 1, (-100, 100))),
+                        "boundary": (True, True)},
+    ("BitwiseXor", 13): {"types": (*S.INTEGERS, Type.boolean), "gen": SR.same_gen(SR.uniform_gen(0, 1, (-100, 100))),
+                         "boundary": (True, True)},
+})

@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 from ovconform import opset
 from ovconform.ir import Type
 from ovconform.opcases import OpCase, register_case
+from ovconform.opcases import _stimulus_recipes as SR
+from ovconform.opcases import stimulus as S
 from ovconform.opcases._draw import FLOATS, NUMERIC, CaseBuilder, Draw, Gen2, _binary_case, draw_seed, draw_shape
 
 
@@ -72,3 +74,29 @@ def _is_inf(draw: Draw[Any]) -> OpCase:
     x = b.param("x", _salted(draw, b, draw(st.sampled_from(FLOATS))))
     attrs = {"detect_negative": draw(st.booleans()), "detect_positive": draw(st.booleans())}
     return b.finish("IsInf", 10, opset.is_inf(x, attrs))
+
+# -- stimulus cases (issue #20: sizes, values, element types, dynamic shapes; see ovconform.opcases.stimulus)
+
+SR.register_unary({
+    ("IsNaN", 10): {"types": S.FLOATS, "gen": SR.uniform_gen(-10, 10), "specials": SR.ALL_SPECIALS},
+    ("IsInf", 10): {"types": S.FLOATS, "gen": SR.uniform_gen(-10, 10), "specials": SR.ALL_SPECIALS},
+    ("IsFinite", 10): {"types": S.FLOATS, "gen": SR.uniform_gen(-10, 10), "specials": SR.ALL_SPECIALS},
+    # logical and bitwise
+})
+
+
+SR.register_binary({
+    ("Equal", 1): {"types": (*S.NUMERIC, Type.boolean), "gen": SR.same_gen(SR.COMPARE), "specials": SR.EXACT_SPECIALS,
+                   "boundary": (True, True)},
+    ("NotEqual", 1): {"types": (*S.NUMERIC, Type.boolean), "gen": SR.same_gen(SR.COMPARE),
+                      "specials": SR.EXACT_SPECIALS,
+                      "boundary": (True, True)},
+    ("Less", 1): {"types": S.NUMERIC, "gen": SR.same_gen(SR.COMPARE), "specials": SR.EXACT_SPECIALS,
+                  "boundary": (True, True)},
+    ("LessEqual", 1): {"types": S.NUMERIC, "gen": SR.same_gen(SR.COMPARE), "specials": SR.EXACT_SPECIALS,
+                       "boundary": (True, True)},
+    ("Greater", 1): {"types": S.NUMERIC, "gen": SR.same_gen(SR.COMPARE), "specials": SR.EXACT_SPECIALS,
+                     "boundary": (True, True)},
+    ("GreaterEqual", 1): {"types": S.NUMERIC, "gen": SR.same_gen(SR.COMPARE), "specials": SR.EXACT_SPECIALS,
+                          "boundary": (True, True)},
+})

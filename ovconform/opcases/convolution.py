@@ -20,15 +20,20 @@ DeformableConvolution-1/8.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
 from hypothesis import strategies as st
 
 from ovconform import opset
 from ovconform.ir import Type
 from ovconform.opcases import OpCase, register_case
+from ovconform.opcases import _stimulus_recipes as SR
+from ovconform.opcases import stimulus as S
 from ovconform.opcases._draw import FLOATS, CaseBuilder, Draw, _ints, draw_seed, draw_window
 from ovconform.opcases._draw_index import INDEX_TYPES
+from ovconform.opcases.depth import Depth
 from ovconform.opset._window import AUTO_PAD, dilated, resolve_pads
 
 TYPES = (*FLOATS, Type.i32)
@@ -152,3 +157,73 @@ def _deformable(version: int) -> None:
 
 _deformable(1)
 _deformable(8)
+
+# -- stimulus cases (issue #20: sizes, values, element types, dynamic shapes; see ovconform.opcases.stimulus)
+
+def _stim_conv(op: str, label: str, data: tuple[int, ...], filters: tuple[int, ...], et: Type = Type.f32, *,
+          stride: int = 1, pad: int = 1, sizes: tuple[tuple[int, ...], ...] = ()) -> Any:
+    """``op`` (Convolution or GroupConvolution) over data ``(N, C, *spatial)`` with Constant
+    ``filters`` (their own seed, so a dynamic case's shapes share them)."""
+    def build(shape: tuple[int, ...] = data) -> OpCase:
+        b = S.StimulusBuilder(S.seed_of(op, 1, label))
+        weights = SR.small_values(np.random.default_rng(S.seed_of(op, 1, label + "/W")), filters, et)
+        x = b.param("data", SR.small_values(b.rng, shape, et, 3), et)
+        rank = len(shape) - 2
+        maker = opset.convolution if op == "Convolution" else opset.group_convolution
+        node = maker(x, b.const(weights, et), [stride] * rank, [pad] * rank, [pad] * rank, [1] * rank)
+        return b.finish(op, 1, node, "values in [-1, 1]; integers in [-3, 3] (sums stay in i32).")
+
+    if sizes:
+        return lambda: S.dynamic_case([build(s) for s in sizes], note=f"dynamic mode: data shapes {list(sizes)}")
+    return build
+
+
+@S.register_stimuli("Convolution", 1)
+def _stimulus_convolution() -> Iterable[S.Stimulus]:
+    op = "Convolution"
+    for c in S.REMAINDERS:  # input channels: the reduction's channel blocks
+        yield S.Stimulus(op, 1, f"c{c}-2d", "remainder", "ordinary", Type.f32,
+                       _stim_conv(op, f"c{c}-2d", (1, c, 9, 9), (8, c, 3, 3)), S.remainder_depth(c))
+    yield S.Stimulus(op, 1, "w65-2d", "remainder", "ordinary", Type.f32,
+                   _stim_conv(op, "w65-2d", (1, 4, 5, 65), (17, 4, 3, 3)))
+    yield S.Stimulus(op, 1, "c33-3d", "remainder", "ordinary", Type.f32,
+                   _stim_conv(op, "c33-3d", (1, 33, 5, 5, 5), (4, 33, 3, 3, 3)))
+    yield S.Stimulus(op, 1, "c17-1d", "remainder", "ordinary", Type.f32,
+                     _stim_conv(op, "c17-1d", (2, 17, 65), (9, 17, 3)))
+    yield S.Stimulus(op, 1, "c256-2d", "large", "long-reduction", Type.f32,
+                   _stim_conv(op, "c256-2d", (1, 256, 14, 14), (8, 256, 3, 3)))
+    yield S.Stimulus(op, 1, "hw56-2d", "large", "ordinary", Type.f32,
+                   _stim_conv(op, "hw56-2d", (1, 24, S.LARGE_SPATIAL, S.LARGE_SPATIAL), (16, 24, 3, 3)))
+    yield S.Stimulus(op, 1, "1x1-c256", "large", "ordinary", Type.f32,
+                   _stim_conv(op, "1x1-c256", (1, 256, 7, 7), (65, 256, 1, 1), pad=0))
+    yield S.Stimulus(op, 1, "stride2-hw57", "large", "ordinary", Type.f32,
+                   _stim_conv(op, "stride2-hw57", (1, 16, 57, 57), (8, 16, 3, 3), stride=2), Depth.EXHAUSTIVE)
+    for et in (Type.f16, Type.bf16, Type.i32, Type.f64, Type.i64, Type.i16):
+        depth = Depth.STANDARD if et in (Type.f16, Type.bf16, Type.i32) else Depth.EXHAUSTIVE
+        yield S.Stimulus(op, 1, f"{et.name}-c17-2d", "remainder", "ordinary", et,
+                       _stim_conv(op, f"{et.name}-c17-2d", (1, 17, 9, 9), (8, 17, 3, 3), et), depth)
+    yield S.Stimulus(op, 1, "dynamic", "remainder", "ordinary", Type.f32,
+                   _stim_conv(op, "dynamic", (1, 17, 5, 5), (8, 17, 3, 3),
+                         sizes=((1, 17, 5, 5), (2, 17, 9, 9), (3, 17, 13, 13))), dynamic=True)
+
+
+@S.register_stimuli("GroupConvolution", 1)
+def _stimulus_group_convolution() -> Iterable[S.Stimulus]:
+    op = "GroupConvolution"
+    yield S.Stimulus(op, 1, "dw-c33-2d", "remainder", "ordinary", Type.f32,
+                   _stim_conv(op, "dw-c33-2d", (1, 33, 9, 9), (33, 1, 1, 3, 3)))
+    yield S.Stimulus(op, 1, "g4-c68-2d", "remainder", "ordinary", Type.f32,
+                   _stim_conv(op, "g4-c68-2d", (1, 68, 9, 9), (4, 8, 17, 3, 3)))
+    yield S.Stimulus(op, 1, "g2-c34-3d", "remainder", "ordinary", Type.f32,
+                   _stim_conv(op, "g2-c34-3d", (1, 34, 5, 5, 5), (2, 3, 17, 3, 3, 3)))
+    yield S.Stimulus(op, 1, "dw-c256-hw28", "large", "ordinary", Type.f32,
+                   _stim_conv(op, "dw-c256-hw28", (1, 256, 28, 28), (256, 1, 1, 3, 3)))
+    yield S.Stimulus(op, 1, "g2-c512-hw7", "large", "long-reduction", Type.f32,
+                   _stim_conv(op, "g2-c512-hw7", (1, 512, 7, 7), (2, 4, 256, 3, 3)), Depth.EXHAUSTIVE)
+    for et in (Type.f16, Type.bf16, Type.i32, Type.f64):
+        depth = Depth.STANDARD if et in (Type.f16, Type.i32) else Depth.EXHAUSTIVE
+        yield S.Stimulus(op, 1, f"{et.name}-dw-c33-2d", "remainder", "ordinary", et,
+                       _stim_conv(op, f"{et.name}-dw-c33-2d", (1, 33, 9, 9), (33, 1, 1, 3, 3), et), depth)
+    yield S.Stimulus(op, 1, "dynamic", "remainder", "ordinary", Type.f32,
+                   _stim_conv(op, "dynamic", (1, 34, 5, 5), (2, 4, 17, 3, 3),
+                         sizes=((1, 34, 5, 5), (2, 34, 9, 9), (3, 34, 13, 13))), dynamic=True)

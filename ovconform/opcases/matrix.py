@@ -13,6 +13,7 @@ Inverse-14.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -21,7 +22,10 @@ from hypothesis import strategies as st
 from ovconform import opset
 from ovconform.ir import Type
 from ovconform.opcases import OpCase, register_case
+from ovconform.opcases import _stimulus_recipes as SR
+from ovconform.opcases import stimulus as S
 from ovconform.opcases._draw import FLOATS, CaseBuilder, Draw, draw_broadcast_shapes, draw_seed
+from ovconform.opcases.depth import Depth
 
 TYPES = (*FLOATS, Type.i32, Type.i64)
 
@@ -107,3 +111,71 @@ def case_einsum(draw: Draw[Any]) -> OpCase:
     low, high = (-2, 2) if et.is_real() else (-3, 3)
     inputs = [b.param(f"in{i}", b.uniform(s, et, low, high)) for i, s in enumerate(shapes)]
     return b.finish("Einsum", 7, opset.einsum(inputs, equation), "integers are small: sums are exact in i32.")
+
+# -- stimulus cases (issue #20: sizes, values, element types, dynamic shapes; see ovconform.opcases.stimulus)
+
+def _stim_matmul(label: str, m: int, k: int, n: int, et: Type = Type.f32, *, ta: bool = False, tb: bool = False,
+            batch: tuple[int, ...] = (), kind: str = "ordinary", m_sizes: tuple[int, ...] = ()) -> Any:
+    """A: a Parameter ``[*batch, M, K]`` (transposed when ``ta``); B: a Constant ``[K, N]`` (``tb``)
+    from its own seed, so a dynamic case's shapes share it."""
+    def build(m: int = m) -> OpCase:
+        b = S.StimulusBuilder(S.seed_of("MatMul", 1, label))
+        weights = np.random.default_rng(S.seed_of("MatMul", 1, label + "/B"))
+        a_shape = (*batch, k, m) if ta else (*batch, m, k)
+        b_shape = (n, k) if tb else (k, n)
+        a = SR.mm_values(b.rng, a_shape, et)
+        w = SR.mm_values(weights, b_shape, et)
+        note = "values in [-1, 1]; integers small enough that no sum overflows."
+        if kind == "cancellation":  # pairs of large opposite terms along K, plus a small remainder
+            half = k // 2
+            big = b.rng.uniform(100, 1000, (*a_shape[:-1], half)) * np.where(b.rng.random(half) < 0.5, -1, 1)
+            a64 = np.concatenate([big, -big, b.rng.uniform(-1, 1, (*a_shape[:-1], k - 2 * half))], axis=-1)
+            a = S.cast(a64 + b.rng.uniform(-1e-3, 1e-3, a64.shape), et)
+            w64 = weights.uniform(-1, 1, (half, n))
+            w = S.cast(np.concatenate([w64, w64, weights.uniform(-1, 1, (k - 2 * half, n))]), et)
+            note = "cancellation: pairs of terms of magnitude 100..1000 cancel along K; judged against Σ|terms|."
+        elif kind == "special":  # NaN in some rows of A: those output rows are NaN (IEEE)
+            a64 = b.rng.uniform(-1, 1, a_shape)
+            rows = b.rng.choice(a_shape[-1 if ta else -2], size=2, replace=False)
+            flat = a64.reshape(-1, *a_shape[-2:])
+            for r in rows:
+                if ta:
+                    flat[:, k // 2, r] = np.nan
+                else:
+                    flat[:, r, k // 2] = np.nan
+            a = S.cast(a64, et)
+            note = "NaN in two rows of A: their output rows are NaN."
+        x = b.param("a", a, et)
+        return b.finish("MatMul", 1, opset.matmul(x, b.const(w, et), ta, tb), note)
+
+    if m_sizes:
+        return lambda: S.dynamic_case([build(size) for size in m_sizes], note=f"dynamic mode: M = {m_sizes}")
+    return build
+
+
+@S.register_stimuli("MatMul", 1)
+def _stimulus_matmul() -> Iterable[S.Stimulus]:
+    op, v = "MatMul", 1
+    for k in S.REMAINDERS:
+        yield S.Stimulus(op, v, f"k{k}", "remainder", "ordinary", Type.f32, _stim_matmul(f"k{k}", 9, k, 17),
+                       S.remainder_depth(k))
+    yield S.Stimulus(op, v, "k65-ta", "remainder", "ordinary", Type.f32, _stim_matmul("k65-ta", 9, 65, 17, ta=True))
+    yield S.Stimulus(op, v, "k129-tb", "remainder", "ordinary", Type.f32, _stim_matmul("k129-tb", 9, 129, 17, tb=True))
+    yield S.Stimulus(op, v, "batch-k65", "remainder", "ordinary", Type.f32,
+                     _stim_matmul("batch-k65", 9, 65, 33, batch=(3,)))
+    yield S.Stimulus(op, v, "k256-large", "large", "ordinary", Type.f32, _stim_matmul("k256-large", 256, 256, 256))
+    yield S.Stimulus(op, v, "k4096", "large", "long-reduction", Type.f32, _stim_matmul("k4096", 4, S.LONG_REDUCTION, 8))
+    yield S.Stimulus(op, v, "cancel-k256", "large", "cancellation", Type.f32,
+                   _stim_matmul("cancel-k256", 8, 256, 8, kind="cancellation"))
+    yield S.Stimulus(op, v, "nan-k65", "remainder", "special", Type.f32,
+                     _stim_matmul("nan-k65", 9, 65, 17, kind="special"))
+    for et in S.NUMERIC:
+        if et == Type.f32:
+            continue
+        depth = Depth.STANDARD if et in (Type.f16, Type.bf16, Type.i32, Type.i8, Type.u8) else Depth.EXHAUSTIVE
+        yield S.Stimulus(op, v, f"{et.name}-k65", "remainder", "ordinary", et,
+                         _stim_matmul(f"{et.name}-k65", 9, 65, 17, et),
+                       depth)
+    yield S.Stimulus(op, v, "f16-k256", "large", "ordinary", Type.f16, _stim_matmul("f16-k256", 64, 256, 64, Type.f16))
+    yield S.Stimulus(op, v, "dynamic", "remainder", "ordinary", Type.f32,
+                   _stim_matmul("dynamic", 1, 65, 17, m_sizes=(1, 9, 33)), dynamic=True)

@@ -18,15 +18,20 @@ gives); ``index_element_type`` is i32 (OpenVINO CPU cannot compile i64 indices f
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
 from hypothesis import strategies as st
 
 from ovconform import opset
 from ovconform.ir import Dimension, Type
 from ovconform.opcases import OpCase, register_case
+from ovconform.opcases import _stimulus_recipes as SR
+from ovconform.opcases import stimulus as S
 from ovconform.opcases._draw import FLOATS, CaseBuilder, Draw, Window, _ints, draw_seed, draw_window
 from ovconform.opcases._draw_index import INDEX_TYPES
+from ovconform.opcases.depth import Depth
 from ovconform.opset._window import dilated, out_dim, resolve_pads
 
 MAX_TYPES = (*FLOATS, Type.i32, Type.u8)
@@ -144,3 +149,99 @@ def case_adaptive_max_pool(draw: Draw[Any]) -> OpCase:
     data = b.param("data", b.distinct(shape, et, 0.25 if math.prod(shape) <= 2000 else 0.0625))
     node = opset.adaptive_max_pool(data, _ints(b, "output_shape", out, it, constant), index_type)
     return b.finish("AdaptiveMaxPool", 8, node, "values are all different: no ties.")
+
+# -- stimulus cases (issue #20: sizes, values, element types, dynamic shapes; see ovconform.opcases.stimulus)
+
+def _stim_pool(op: str, version: int, label: str, data: tuple[int, ...], kernel: int, stride: int, pad: int,
+          et: Type = Type.f32, *, kind: str = "ordinary", sizes: tuple[tuple[int, ...], ...] = ()) -> Any:
+    def build(shape: tuple[int, ...] = data) -> OpCase:
+        b = S.StimulusBuilder(S.seed_of(op, version, label))
+        rank = len(shape) - 2
+        note = "values are all different: max and its index are unique."
+        if op == "MaxPool":
+            values = SR.distinct(b.rng, shape, et)
+            if kind == "special":  # one NaN in some windows (windows do not overlap): the max is NaN
+                v64 = values.astype(np.float64)
+                flat = v64.reshape(-1)
+                flat[b.rng.choice(flat.size, size=max(1, flat.size // (4 * kernel ** rank)), replace=False)] = np.nan
+                values = S.cast(v64, et)
+                note = ("NaN propagates through max (IEEE 754-2019 maximum): a window with its one NaN gives NaN "
+                        "and the NaN's index; OpenVINO CPU drops NaN (a recorded deviation).")
+            elif kind == "int-boundary":
+                values = S.with_boundaries(b.rng, values, et, highest=False, fraction=0.9)
+                note = "mostly the type's minimum: the -inf padding must never win."
+            elif kind == "-inf":
+                v64 = values.astype(np.float64)
+                v64.reshape(-1)[b.rng.choice(v64.size, size=v64.size // 3, replace=False)] = -np.inf
+                values = S.cast(v64, et)
+                note = "a third of the values are -inf (a window of -inf and padding gives -inf)."
+        else:
+            values = S.cast(b.rng.uniform(-4, 4, shape), et)
+            note = "floating-point inputs only: integer averages round unspecified."
+            if kind == "special":
+                values = S.with_specials(b.rng, b.rng.uniform(-4, 4, shape), et, ("nan", "-0"), fraction=0.02)
+                note = "NaN propagates through the window's sum."
+        x = b.param("data", values, et)
+        k, s, p = [kernel] * rank, [stride] * rank, [pad] * rank
+        if op == "MaxPool":
+            if version == 1:
+                node = opset.max_pool(x, s, [1] * rank, p, p, k, "floor", "explicit", version=1)
+            else:
+                node = opset.max_pool(x, s, [1] * rank, p, p, k, "floor", "explicit", Type.i64, 0, version=version)
+        else:
+            node = opset.avg_pool(x, s, p, p, k, True, "floor", "explicit", [1] * rank if version == 16 else None,
+                                  version=version)
+        return b.finish(op, version, node, note)
+
+    if sizes:
+        return lambda: S.dynamic_case([build(sz) for sz in sizes], note=f"dynamic mode: data shapes {list(sizes)}")
+    return build
+
+
+def _stimulus_pool(op: str, version: int) -> None:
+    def recipe() -> Iterable[S.Stimulus]:
+        yield S.Stimulus(op, version, "c17-2d", "remainder", "ordinary", Type.f32,
+                       _stim_pool(op, version, "c17-2d", (1, 17, 9, 9), 3, 2, 1))
+        yield S.Stimulus(op, version, "w65-2d", "remainder", "ordinary", Type.f32,
+                       _stim_pool(op, version, "w65-2d", (1, 3, 7, 65), 2, 1, 0))
+        yield S.Stimulus(op, version, "c9-3d", "remainder", "ordinary", Type.f32,
+                       _stim_pool(op, version, "c9-3d", (1, 9, 6, 6, 6), 2, 2, 0))
+        yield S.Stimulus(op, version, "w129-1d", "remainder", "ordinary", Type.f32,
+                       _stim_pool(op, version, "w129-1d", (2, 5, 129), 3, 1, 1), Depth.EXHAUSTIVE)
+        yield S.Stimulus(op, version, "hw56-2d", "large", "ordinary", Type.f32,
+                       _stim_pool(op, version, "hw56-2d", (1, 32, S.LARGE_SPATIAL, S.LARGE_SPATIAL), 3, 2, 1))
+        if op == "AvgPool":
+            yield S.Stimulus(op, version, "k8x8", "remainder", "long-reduction", Type.f32,
+                           _stim_pool(op, version, "k8x8", (1, 4, 32, 32), 8, 8, 0))
+        yield S.Stimulus(op, version, "nan-2d", "remainder", "special", Type.f32,
+                       _stim_pool(op, version, "nan-2d", (1, 5, 8, 10), 2, 2, 0, kind="special"))
+        if op == "MaxPool":
+            yield S.Stimulus(op, version, "nan-f16-2d", "remainder", "special", Type.f16,
+                           _stim_pool(op, version, "nan-f16-2d", (1, 5, 8, 10), 2, 2, 0, Type.f16, kind="special"))
+            if version == 1:  # ties between -inf values: only the output without indices
+                yield S.Stimulus(op, version, "ninf-2d", "remainder", "special", Type.f32,
+                               _stim_pool(op, version, "ninf-2d", (1, 5, 9, 9), 3, 2, 1, kind="-inf"))
+                yield S.Stimulus(op, version, "boundary-i32", "remainder", "int-boundary", Type.i32,
+                               _stim_pool(op, version, "boundary-i32", (1, 5, 9, 9), 3, 2, 1, Type.i32,
+                                     kind="int-boundary"))
+            types: tuple[Type, ...] = (Type.f16, Type.bf16, Type.i32, Type.u8, Type.f64, Type.i8, Type.i64)
+        else:
+            types = (Type.f16, Type.bf16, Type.f64)
+        for et in types:
+            depth = Depth.STANDARD if et in (Type.f16, Type.bf16, Type.i32) else Depth.EXHAUSTIVE
+            shape = (1, 3, 7, 9) if et in (Type.u8, Type.i8) else (1, 17, 9, 9)  # 8-bit: distinct values fit
+            yield S.Stimulus(op, version, f"{et.name}-c17-2d", "remainder", "ordinary", et,
+                           _stim_pool(op, version, f"{et.name}-c17-2d", shape, 3, 2, 1, et), depth)
+        yield S.Stimulus(op, version, "dynamic", "remainder", "ordinary", Type.f32,
+                       _stim_pool(op, version, "dynamic", (1, 17, 5, 5), 3, 2, 1,
+                             sizes=((1, 17, 5, 5), (2, 17, 9, 9), (3, 17, 17, 17))), dynamic=True)
+
+    S.register_stimuli(op, version)(recipe)
+
+
+_stimulus_pool("MaxPool", 1)
+_stimulus_pool("MaxPool", 8)
+_stimulus_pool("MaxPool", 14)
+_stimulus_pool("AvgPool", 1)
+_stimulus_pool("AvgPool", 14)
+_stimulus_pool("AvgPool", 16)

@@ -21,6 +21,7 @@ draw ``max_output_boxes_per_class`` >= 1: with 0 OpenVINO CPU returns an uniniti
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -29,9 +30,11 @@ from hypothesis import strategies as st
 from ovconform import opset
 from ovconform.ir import Type
 from ovconform.opcases import OpCase, register_case
+from ovconform.opcases import stimulus as S
 from ovconform.opcases._draw import FLOATS, CaseBuilder, Draw, draw_seed, draw_shape
 from ovconform.opcases._draw_index import INDEX_TYPES, draw_type
 from ovconform.opcases.condition import BUCKET_TYPES
+from ovconform.opcases.depth import Depth
 from ovconform.opcases.movement._indexed import distinct_along
 from ovconform.opset._sort import VERSIONS
 
@@ -145,3 +148,61 @@ def case_search_sorted(draw: Draw[Any]) -> OpCase:
     node = opset.search_sorted(sequence, b.param("values", vals.astype(et.to_dtype())), draw(st.booleans()),
                                draw(st.sampled_from(INDEX_TYPES)))
     return b.finish("SearchSorted", 15, node, "each sequence row is sorted ascending (the spec requires it).")
+
+# -- stimulus cases (issue #20: sizes, values, element types, dynamic shapes; see ovconform.opcases.stimulus)
+
+def _stim_topk(version: int, label: str, shape: tuple[int, ...], k: int, mode: str = "max", et: Type = Type.f32, *,
+          kind: str = "ordinary", sizes: tuple[tuple[int, ...], ...] = ()) -> Any:
+    def build(shape: tuple[int, ...] = shape) -> OpCase:
+        b = S.StimulusBuilder(S.seed_of("TopK", version, label))
+        rows, n = int(np.prod(shape[:-1])), shape[-1]
+        ramp = np.stack([b.rng.permutation(n) for _ in range(rows)]).reshape(shape).astype(np.float64)
+        values = ramp - n // 2 if (et.is_real() or et.is_signed()) else ramp + 1
+        note = "values along the axis are all different (ties are ordered only by TopK-11 stable=true)."
+        if kind == "special":  # one +inf and one -inf per row, at the places of the top and bottom values
+            values = np.where(ramp == n - 1, np.inf, np.where(ramp == 0, -np.inf, values))
+            note = "one +inf and one -inf per row; values otherwise all different."
+        elif kind == "int-boundary":
+            info = np.iinfo(et.to_dtype())
+            values = np.where(ramp == n - 1, info.max, np.where(ramp == 0, info.min, values))
+            note = "the type's minimum and maximum once per row; values otherwise all different."
+        x = b.param("data", S.cast(values * (0.5 if et == Type.f32 else 1), et), et)
+        node = opset.topk(x, b.const(np.array(k, np.int64)), -1, mode, "value", "i32", False, version=version)
+        return b.finish("TopK", version, node, note)
+
+    if sizes:
+        return lambda: S.dynamic_case([build(s) for s in sizes], note=f"dynamic mode: shapes {list(sizes)}")
+    return build
+
+
+def _stimulus_topk(version: int) -> None:
+    op = "TopK"
+
+    def recipe() -> Iterable[S.Stimulus]:
+        for n in S.REMAINDERS:
+            yield S.Stimulus(op, version, f"n{n}", "remainder", "ordinary", Type.f32,
+                             _stim_topk(version, f"n{n}", (5, n), 5),
+                           S.remainder_depth(n))
+        yield S.Stimulus(op, version, "min-n65", "remainder", "ordinary", Type.f32,
+                       _stim_topk(version, "min-n65", (5, 65), 7, "min"))
+        yield S.Stimulus(op, version, "long4096", "large", "long-reduction", Type.f32,
+                       _stim_topk(version, "long4096", (3, S.LONG_REDUCTION), 8))
+        yield S.Stimulus(op, version, "large", "large", "ordinary", Type.f32,
+                         _stim_topk(version, "large", (17, 4096), 17))
+        yield S.Stimulus(op, version, "inf-f32", "remainder", "special", Type.f32,
+                       _stim_topk(version, "inf-f32", (5, 65), 3, kind="special"))
+        yield S.Stimulus(op, version, "boundary-i32", "remainder", "int-boundary", Type.i32,
+                       _stim_topk(version, "boundary-i32", (5, 65), 3, et=Type.i32, kind="int-boundary"))
+        for et in (Type.f16, Type.bf16, Type.i32, Type.u8, Type.f64, Type.i64, Type.i8):
+            depth = Depth.STANDARD if et in (Type.f16, Type.i32) else Depth.EXHAUSTIVE
+            yield S.Stimulus(op, version, f"{et.name}-n65", "remainder", "ordinary", et,
+                           _stim_topk(version, f"{et.name}-n65", (5, 65), 5, et=et), depth)
+        yield S.Stimulus(op, version, "dynamic", "remainder", "ordinary", Type.f32,
+                       _stim_topk(version, "dynamic", (1, 17), 5, sizes=((1, 17), (3, 65), (5, 129))), dynamic=True)
+
+    S.register_stimuli(op, version)(recipe)
+
+
+_stimulus_topk(1)
+_stimulus_topk(3)
+_stimulus_topk(11)

@@ -3,8 +3,9 @@
 The generated cases (:func:`ovconform.opcases.case_strategy`) draw attributes and shapes broadly
 but small — the *tiny* size class. A vector kernel, a tiled matrix product or a blocked
 reduction only shows its bugs at other sizes and values, so each op version whose kernel a
-device would tile or vectorise also gets **stimulus cases**, registered by its family module with
-:func:`register_stimuli` and run by the op suite next to the generated ones (test ids
+device would tile or vectorise also gets **stimulus cases**, registered by its family module
+(``ovconform/opcases/<family>.py``, at its end) with :func:`register_stimuli` or the recipes of
+:mod:`ovconform.opcases._stimulus_recipes`, and run by the op suite next to the generated ones (test ids
 ``MatMul-1-k65``, ``Relu-1-special-f32``, ...).
 
 **Size classes**, along the axes that matter for the op (innermost, reduction, channel, K):
@@ -48,7 +49,6 @@ hash of the op, version and label.
 from __future__ import annotations
 
 import functools
-import importlib
 import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -302,9 +302,6 @@ class Stimulus:
 
 Recipe = Callable[[], Iterable[Stimulus]]
 _RECIPES: dict[tuple[str, int], list[Recipe]] = {}
-#: Modules that register stimulus cases (imported on first lookup).
-STIMULUS_MODULES: Final = ("ovconform.opcases._stimulus_cases",)
-_loaded = False
 
 
 def register_stimuli(op_type: str, version: int) -> Callable[[Recipe], Recipe]:
@@ -319,11 +316,10 @@ def register_stimuli(op_type: str, version: int) -> Callable[[Recipe], Recipe]:
 
 
 def _load() -> None:
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        for name in STIMULUS_MODULES:
-            importlib.import_module(name)
+    """Import the family modules (:mod:`ovconform.opcases`), which register their stimulus cases."""
+    from ovconform.opcases import _load as load_families
+
+    load_families()
 
 
 @functools.cache
