@@ -19,6 +19,8 @@ The base classes validate arguments and properties, run the named stages with ti
 busy/cancel/callback logic and raise the errors of :mod:`ovconform.errors`. The Protocols
 (:class:`PluginContract`, :class:`CompiledModelContract`, :class:`InferRequestContract`) say what
 the host and the suites call, so a device that does not use the base classes can be checked.
+:func:`variable_infos` lists a model's variables (:class:`VariableInfo`: id, type, shape), for a
+request's :meth:`SyncInferRequest._create_states`.
 """
 
 from __future__ import annotations
@@ -46,12 +48,14 @@ from ovconform.contract.sync_infer_request import (
 )
 from ovconform.contract.tensor import RemoteContext, RemoteTensor, Tensor
 from ovconform.ir import Model, Output
+from ovconform.opset._infrastructure import VariableInfo, variable_infos
 
 __all__ = [
     "STAGES", "AsyncInferRequest", "CompiledModel", "CompiledModelContract", "ExecutorManager", "ITaskExecutor",
     "ImmediateExecutor", "InferRequest", "InferRequestContract", "Plugin", "PluginContract", "ProfilingInfo",
     "ProfilingStatus", "RemoteContext", "RemoteTensor", "Results", "StreamsExecutor", "StreamsExecutorConfig",
-    "SyncInferRequest", "Tensor", "VariableState", "Version", "get_executor_manager",
+    "SyncInferRequest", "Tensor", "VariableInfo", "VariableState", "Version", "get_executor_manager",
+    "variable_infos",
 ]
 
 

@@ -9,9 +9,17 @@ from datetime import timedelta
 import numpy as np
 
 from ovconform import properties as P
-from ovconform.api import CompiledModel, Plugin, ProfilingInfo, ProfilingStatus, SyncInferRequest, Tensor, VariableState
+from ovconform.api import (
+    CompiledModel,
+    Plugin,
+    ProfilingInfo,
+    ProfilingStatus,
+    SyncInferRequest,
+    Tensor,
+    VariableState,
+    variable_infos,
+)
 from ovconform.ir import Model, Node
-from ovconform.opset._state import variable_infos
 from reference_plugin.ops import make_kernel, registered_ops
 from reference_plugin.ops._base import RunContext
 
