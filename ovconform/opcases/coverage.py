@@ -7,6 +7,17 @@ shape inference, IR v11 read/write) and REFERENCE resolves a kernel for it. It c
 runs every case strategy against OpenVINO CPU (50 cases per version in CI) and fails when a kernel
 has none. With ``--junit FILE`` (the JUnit XML of such a run) the table shows the cases each
 version passed, from that run's recorded properties.
+
+``ovconform ops --stimulus`` prints, per op version, what the op suite feeds it at a depth: the
+size classes, value classes and element types of its cases and its dynamic cases
+(:func:`stimulus_rows`; :mod:`ovconform.opcases.stimulus`). ``reports/ops/stimulus.md`` is made
+by ``ovconform ops --stimulus --format md -o reports/ops/stimulus.md``.
+
+``ovconform ops --report conformance.json`` shows a device's op coverage from a conformance
+report (:func:`device_coverage`): per op version whether the device implements it (its
+query_model declares it: the Implemented tests pass, as in OpenVINO's op table) and how many
+Inference cases pass. An op version the device does not implement counts against its coverage;
+a device whose query_model declares nothing has op coverage 0 %, not n/a.
 """
 
 from __future__ import annotations
@@ -18,10 +29,13 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ovconform.errors import OVConformError, ValidationError
 from ovconform.ir.opset_table import LATEST_OPSET, OPSET_VERSIONS
+
+if TYPE_CHECKING:
+    from ovconform.opcases import OpCase
 
 #: Op types with no REFERENCE kernel by decision, and why.
 NOT_PLANNED: dict[str, str] = {
@@ -136,8 +150,8 @@ def read_junit(path: str | Path) -> dict[tuple[str, int], str]:
         props = {p.get("name"): p.get("value") for p in case.iter("property")}
         if case.find("failure") is not None or case.find("error") is not None:
             found[(op, int(version))] = "FAILED"
-        elif case.find("skipped") is not None:
-            found[(op, int(version))] = "skipped: " + (case.find("skipped").get("message") or "")[:60]
+        elif (skipped := case.find("skipped")) is not None:
+            found[(op, int(version))] = "skipped: " + (skipped.get("message") or "")[:60]
         else:
             found[(op, int(version))] = f"{props.get('cases_checked', '?')} cases agree"
     if not found:
@@ -204,10 +218,236 @@ def render(rows: list[OpCoverage], fmt: str = "text", only_missing: bool = False
     raise ValidationError(f"unknown table format {fmt!r}; allowed: text, md, csv, json.")
 
 
+# -- what the op suite feeds each op version (issue #20) ---------------------------------------------------
+
+@dataclass
+class StimulusRow:
+    """One op version's cases at a depth: their count and classes."""
+
+    op: str
+    version: int
+    generated: int
+    stimulus: int
+    size_classes: tuple[str, ...]
+    value_classes: tuple[str, ...]
+    element_types: tuple[str, ...]
+    dynamic: int
+    dynamic_shapes: int
+
+    @property
+    def dynamic_text(self) -> str:
+        if not self.dynamic:
+            return "-"
+        return f"{self.dynamic} ({self.dynamic_shapes} shape{'s' if self.dynamic_shapes != 1 else ''} each)"
+
+
+_SIZE_ORDER = ("tiny", "remainder", "large")
+_VALUE_ORDER = ("ordinary", "large-magnitude", "long-reduction", "cancellation", "special", "int-boundary")
+_TYPE_ORDER = ("f32", "f16", "bf16", "f64", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "boolean")
+
+
+def _ordered(values: set[str], order: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(sorted(values, key=lambda v: (order.index(v) if v in order else len(order), v)))
+
+
+def _generated_facts(case: OpCase) -> tuple[set[str], bool, bool]:
+    """(element types, has a NaN/inf input, has a dynamic Parameter) of a generated case."""
+    import numpy as np
+
+    from ovconform.ir import Node, constant_value
+
+    nodes = [n for n in case.model.get_ordered_ops() if n.type_name == case.op_type]
+    types: set[str] = set()
+    for node in nodes:
+        types.update(node.get_input_element_type(i).name for i in range(node.get_input_size()))
+        types.update(node.get_output_element_type(i).name for i in range(node.get_output_size()))
+    arrays = list(case.inputs.values()) + [constant_value(n.output(0)) for n in case.model.get_ordered_ops()
+                                           if isinstance(n, Node) and n.type_name == "Constant"]
+    special = any(a is not None and np.asarray(a).dtype.kind == "f" and not np.isfinite(np.asarray(a)).all()
+                  for a in arrays)
+    dynamic = any(p.get_output_partial_shape(0).is_dynamic for p in case.model.get_parameters())
+    return types, special, dynamic
+
+
+def stimulus_rows(depth: Any = "standard", examples: int | None = None) -> list[StimulusRow]:
+    """Per op version with a case strategy: the generated cases (``examples``, default the depth's)
+    and the stimulus cases ``depth`` runs, with their size classes, value classes, element types
+    and dynamic cases. Generated cases are of the tiny size class; their element types and special
+    values come from the cases themselves (drawn as the op suite draws them)."""
+    from ovconform.opcases import all_case_keys
+    from ovconform.opcases.depth import DEFAULT_EXAMPLES, parse_depth
+    from ovconform.opcases.stimulus import stimuli
+    from ovconform.suites._op_runner import generate_cases
+
+    d = parse_depth(depth, "depth")
+    n = examples or DEFAULT_EXAMPLES[d]
+    rows = []
+    for op, version in all_case_keys():
+        sizes, values, types = {"tiny"}, {"ordinary"}, set()
+        dynamic = shapes = 0
+        generated = generate_cases(op, version, n)
+        for case in generated:
+            case_types, special, is_dynamic = _generated_facts(case)
+            types |= case_types
+            if special:
+                values.add("special")
+            if is_dynamic:
+                dynamic, shapes = dynamic + 1, max(shapes, 1)
+        stims = stimuli(op, version, d) if d > 0 else []
+        for s in stims:
+            sizes.add(s.size)
+            values.add(s.values)
+            types.add(s.element_type.name)
+            if s.dynamic:
+                dynamic, shapes = dynamic + 1, max(shapes, 3)
+        rows.append(StimulusRow(op, version, len(generated), len(stims), _ordered(sizes, _SIZE_ORDER),
+                                _ordered(values, _VALUE_ORDER), _ordered(types, _TYPE_ORDER), dynamic, shapes))
+    return rows
+
+
+STIMULUS_HEADERS = ["op", "version", "cases (generated + stimulus)", "size classes", "value classes", "element types",
+                    "dynamic cases"]
+
+
+def render_stimulus(rows: list[StimulusRow], fmt: str = "text", depth: str = "standard") -> str:
+    """The per-op-version stimulus table as ``text``, ``md``, ``csv`` or ``json``."""
+    if fmt == "json":
+        return json.dumps({"depth": depth, "op_versions": [asdict(r) for r in rows]}, indent=2) + "\n"
+    table = [[r.op, r.version, f"{r.generated} + {r.stimulus}", ", ".join(r.size_classes), ", ".join(r.value_classes),
+              ", ".join(r.element_types), r.dynamic_text] for r in rows]
+    if fmt == "csv":
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(STIMULUS_HEADERS)
+        writer.writerows(table)
+        return buf.getvalue()
+    from tabulate import tabulate
+
+    with_stimulus = sum(1 for r in rows if r.stimulus)
+    head = (f"{len(rows)} op versions with a case strategy; {with_stimulus} with stimulus cases at depth {depth} "
+            f"({sum(r.generated for r in rows)} generated + {sum(r.stimulus for r in rows)} stimulus cases).")
+    if fmt == "md":
+        return ("# What the op suite feeds each op version\n\n"
+                f"Made by `ovconform ops --stimulus --format md --depth {depth}`. {head} Size classes: tiny (the "
+                "generated cases), remainder (an axis of 7..129 elements, one short of or past a vector/tile width), "
+                "large (>= 64K elements, K or channels >= 256, 56x56 spatial). Value classes: see "
+                "`ovconform.opcases.stimulus`. A dynamic case of the stimulus compiles once and infers 3 shapes on one "
+                "request.\n\n" + tabulate(table, headers=STIMULUS_HEADERS, tablefmt="github") + "\n")
+    if fmt == "text":
+        return tabulate(table, headers=STIMULUS_HEADERS) + "\n\n" + head + "\n"
+    raise ValidationError(f"unknown table format {fmt!r}; allowed: text, md, csv, json.")
+
+
+# -- a device's op coverage from its conformance report (issue #20 item 6) --------------------------------------
+
+@dataclass
+class DeviceOpRow:
+    """One op version in a device's conformance report."""
+
+    op: str
+    version: int
+    implemented_passed: int
+    implemented_ran: int
+    inference_passed: int
+    inference_ran: int
+
+    @property
+    def implemented(self) -> bool:
+        """The device implements the op version: its query_model declares it (an Implemented test passes)."""
+        return self.implemented_passed > 0
+
+    @property
+    def complete(self) -> bool:
+        """Implemented, and every Inference case that ran passed."""
+        return self.implemented and self.inference_passed == self.inference_ran
+
+
+def device_coverage(doc: Mapping[str, Any]) -> tuple[list[DeviceOpRow], dict[str, Any]]:
+    """Rows per op version from a conformance report's op records, and the coverage summary:
+    ``implemented_percent`` (op versions implemented / op versions tested) and ``complete_percent``
+    (implemented with every Inference case passing / tested). A device that implements nothing has
+    0.0 %, never None, as long as any op was tested.
+
+    :raises ValidationError: when ``doc`` is not a conformance report with records.
+    """
+    records = doc.get("records") if isinstance(doc, Mapping) else None
+    if not isinstance(records, list):
+        raise ValidationError("the document is not an ovconform conformance report (no 'records' list).")
+    counts: dict[tuple[str, int], list[int]] = {}
+    for r in records:
+        facts = r.get("facts") or {}
+        if r.get("entity") != "op" or "op_type" not in facts or "sub_entity" not in facts:
+            continue
+        key = (str(facts["op_type"]), int(facts["version"]))
+        c = counts.setdefault(key, [0, 0, 0, 0])
+        ran, passed = r.get("status") not in ("skipped", "xfailed"), r.get("status") in ("passed", "xpassed")
+        if facts["sub_entity"] == "Implemented":
+            c[0], c[1] = c[0] + passed, c[1] + ran
+        elif facts["sub_entity"] == "Inference":
+            c[2], c[3] = c[2] + passed, c[3] + ran
+    rows = [DeviceOpRow(op, v, *c) for (op, v), c in sorted(counts.items())]
+    tested = len(rows)
+
+    def percent(n: int) -> float | None:
+        return None if tested == 0 else round(100.0 * n / tested, 2)
+
+    implemented = sum(1 for r in rows if r.implemented)
+    complete = sum(1 for r in rows if r.complete)
+    device = doc.get("device")
+    name = device.get("name") if isinstance(device, Mapping) else device
+    return rows, {"device": name, "op_versions": tested, "implemented": implemented, "complete": complete,
+                  "implemented_percent": percent(implemented), "complete_percent": percent(complete)}
+
+
+DEVICE_HEADERS = ["op", "version", "implemented", "Implemented passed", "Inference passed"]
+
+
+def render_device(rows: list[DeviceOpRow], summary: Mapping[str, Any], fmt: str = "text") -> str:
+    """A device's op coverage table (``text``, ``md``, ``csv`` or ``json``)."""
+    if fmt == "json":
+        return json.dumps({"summary": dict(summary), "ops": [asdict(r) for r in rows]}, indent=2) + "\n"
+    table = [[r.op, r.version, "yes" if r.implemented else "not implemented",
+              f"{r.implemented_passed}/{r.implemented_ran}", f"{r.inference_passed}/{r.inference_ran}"] for r in rows]
+    if fmt == "csv":
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(DEVICE_HEADERS)
+        writer.writerows(table)
+        return buf.getvalue()
+    from tabulate import tabulate
+
+    def pct(v: float | None) -> str:
+        return "n/a" if v is None else f"{v:.2f} %"
+
+    head = (f"{summary['device']}: op coverage {pct(summary['implemented_percent'])} ({summary['implemented']} of "
+            f"{summary['op_versions']} op versions implemented); {pct(summary['complete_percent'])} implemented with "
+            f"every Inference case passing ({summary['complete']}).")
+    if fmt == "md":
+        return f"# Op coverage\n\n{head}\n\n" + tabulate(table, headers=DEVICE_HEADERS, tablefmt="github") + "\n"
+    if fmt == "text":
+        return tabulate(table, headers=DEVICE_HEADERS) + "\n\n" + head + "\n"
+    raise ValidationError(f"unknown table format {fmt!r}; allowed: text, md, csv, json.")
+
+
+def _read_report(path: str | Path) -> Mapping[str, Any]:
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ValidationError(f"cannot read the conformance report {str(path)!r}: {e}") from None
+    if not isinstance(doc, Mapping):
+        raise ValidationError(f"{str(path)!r} is not a conformance report (a JSON object with records).")
+    return doc
+
+
 def run(args: Any) -> int:
     """``ovconform ops``: print (or write) the table; exit 0."""
-    junit = read_junit(args.junit) if args.junit else None
-    text = render(coverage(junit), args.format, only_missing=args.missing)
+    if getattr(args, "report", None):
+        text = render_device(*device_coverage(_read_report(args.report)), args.format)
+    elif getattr(args, "stimulus", False):
+        text = render_stimulus(stimulus_rows(args.depth), args.format, args.depth)
+    else:
+        junit = read_junit(args.junit) if args.junit else None
+        text = render(coverage(junit), args.format, only_missing=args.missing)
     if args.output:
         Path(args.output).parent.mkdir(parents=True, exist_ok=True)
         Path(args.output).write_text(text, encoding="utf-8")
@@ -222,4 +462,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--format", choices=("text", "md", "csv", "json"), default="text")
     p.add_argument("--junit", metavar="FILE", help="JUnit XML of a cross-check run: show the cases each version passed")
     p.add_argument("--missing", action="store_true", help="only ops not implemented and cross-checked in every version")
+    p.add_argument("--stimulus", action="store_true",
+                   help="per op version: the size classes, value classes, element types and dynamic cases the op "
+                        "suite feeds it at --depth")
+    p.add_argument("--depth", choices=("quick", "standard", "exhaustive"), default="standard",
+                   help="the op suite depth of --stimulus (default standard)")
+    p.add_argument("--report", metavar="FILE",
+                   help="a device's conformance.json: its op coverage (implemented = declared by query_model)")
     p.add_argument("--output", "-o", metavar="PATH", help="write the table to PATH instead of printing it")

@@ -1,0 +1,312 @@
+"""The stimulus cases (issue #20): classes, sizes, element types, dynamic mode, depth, the
+per-op-version table and a device's op coverage (``ovconform ops --stimulus`` / ``--report``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from ovconform import opset
+from ovconform.errors import NotFoundError, ValidationError
+from ovconform.ir import Type
+from ovconform.opcases import OpCase
+from ovconform.opcases import coverage as ops_table
+from ovconform.opcases import stimulus as stimulus_module
+from ovconform.opcases.depth import DEFAULT_EXAMPLES, Depth, depth_from_config, parse_depth
+from ovconform.opcases.stimulus import (
+    LARGE_ELEMENTS,
+    LARGE_K,
+    LARGE_SPATIAL,
+    LONG_REDUCTION,
+    NUMERIC,
+    REMAINDERS,
+    SIZE_CLASSES,
+    STANDARD_REMAINDERS,
+    VALUE_CLASSES,
+    Stimulus,
+    StimulusBuilder,
+    all_stimulus_keys,
+    build_stimulus,
+    dynamic_case,
+    register_stimuli,
+    special_pool,
+    stimuli,
+    with_boundaries,
+    with_specials,
+)
+from ovconform.suites import _op_runner as R
+from ovconform.tolerances import reduction_size
+
+#: Ops whose kernels devices tile or vectorise: each must have stimulus cases.
+TILED = ("MatMul-1", "Convolution-1", "GroupConvolution-1", "MaxPool-1", "MaxPool-8", "MaxPool-14", "AvgPool-1",
+         "AvgPool-14", "AvgPool-16", "Softmax-1", "Softmax-8", "LogSoftmax-5", "ReduceSum-1", "ReduceMean-1",
+         "ReduceMax-1", "TopK-11", "CumSum-3", "Relu-1", "Add-1", "Multiply-1", "Divide-1", "Exp-1", "Sigmoid-1",
+         "Tanh-1", "Equal-1", "Maximum-1")
+
+
+def _key(name: str) -> tuple[str, int]:
+    op, version = name.rsplit("-", 1)
+    return op, int(version)
+
+
+def _inputs(case: OpCase) -> list[np.ndarray]:
+    return [np.asarray(v) for step in R.case_steps(case) for v in step.values()]
+
+
+# -- the registry ---------------------------------------------------------------------------------------------
+
+def test_tiled_and_vectorised_ops_have_stimulus_cases() -> None:
+    keys = set(all_stimulus_keys())
+    missing = [name for name in TILED if _key(name) not in keys]
+    assert not missing, missing
+    assert len(keys) >= 80
+
+
+def test_every_stimulus_is_well_formed_and_builds() -> None:
+    for op, version in all_stimulus_keys():
+        cases = stimuli(op, version, Depth.EXHAUSTIVE)
+        labels = [s.label for s in cases]
+        assert len(labels) == len(set(labels)), (op, version)
+        assert set(stimuli(op, version, Depth.STANDARD)) <= set(cases)
+        assert stimuli(op, version, Depth.QUICK) == []
+        for s in cases:
+            assert s.size in SIZE_CLASSES and s.values in VALUE_CLASSES and s.op_type == op
+    case = build_stimulus("MatMul", 1, "k65")
+    assert case.extra["stimulus"] == {"label": "k65", "size": "remainder", "values": "ordinary", "element_type": "f32",
+                                      "dynamic": False}
+    assert build_stimulus("MatMul", 1, "k65") is case  # built once per process
+    with pytest.raises(NotFoundError, match=r"no stimulus case 'k66' for MatMul-1; it has: k7, k9"):
+        build_stimulus("MatMul", 1, "k66")
+
+
+def test_remainder_sizes_reach_the_axes_that_matter() -> None:
+    assert {7, 9, 15, 17, 31, 33, 63, 65, 127, 129} == set(REMAINDERS) and set(STANDARD_REMAINDERS) < set(REMAINDERS)
+    k = {reduction_size(R.ops_under_test(build_stimulus("MatMul", 1, f"k{n}").model)[0]) for n in REMAINDERS}
+    assert k == set(REMAINDERS)
+    relu = build_stimulus("Relu", 1, "rem65")
+    assert relu.inputs["x"].shape[-1] == 65 and relu.inputs["x"].size % 8
+    channels = {build_stimulus("Convolution", 1, f"c{n}-2d").inputs["data"].shape[1] for n in REMAINDERS}
+    assert channels == set(REMAINDERS)
+
+
+def test_large_class_reaches_64k_elements_k256_and_56x56() -> None:
+    sizes = {}
+    for op, version in all_stimulus_keys():
+        for s in stimuli(op, version, Depth.STANDARD):
+            if s.size == "large":
+                case = build_stimulus(op, version, s.label)
+                sizes[(op, version, s.label)] = max(a.size for a in _inputs(case)), case
+    assert sum(1 for n, _ in sizes.values() if n >= LARGE_ELEMENTS) >= 50
+    assert reduction_size(R.ops_under_test(sizes[("MatMul", 1, "k256-large")][1].model)[0]) >= LARGE_K
+    conv = sizes[("Convolution", 1, "c256-2d")][1]
+    assert conv.inputs["data"].shape[1] >= LARGE_K
+    for op, version, label in (("Convolution", 1, "hw56-2d"), ("MaxPool", 8, "hw56-2d"), ("AvgPool", 16, "hw56-2d")):
+        assert sizes[(op, version, label)][1].inputs["data"].shape[2:] == (LARGE_SPATIAL, LARGE_SPATIAL)
+
+
+def test_long_reductions_have_4096_terms() -> None:
+    for op, version, label in (("ReduceSum", 1, "long4096"), ("MatMul", 1, "k4096"), ("Softmax", 8, "long4096"),
+                               ("CumSum", 3, "long4096")):
+        case = build_stimulus(op, version, label)
+        k = reduction_size(R.ops_under_test(case.model)[0]) or case.inputs["data"].shape[-1]
+        assert k >= LONG_REDUCTION, (op, label, k)
+
+
+def test_hard_values() -> None:
+    logits = build_stimulus("Softmax", 8, "logits-f32").inputs["data"]
+    assert logits.max() > 88.8  # exp overflows float32 there
+    assert build_stimulus("Softmax", 8, "logits-f16").inputs["data"].astype(np.float32).max() > 11.1
+    special = build_stimulus("Relu", 1, "special-f32").inputs["x"]
+    assert np.isnan(special).any() and np.isposinf(special).any() and np.isneginf(special).any()
+    assert ((special == 0) & np.signbit(special)).any()
+    sub = build_stimulus("Exp", 1, "special-f16").inputs["x"]
+    tiny = np.finfo(np.float16).tiny
+    assert ((sub != 0) & (np.abs(sub) < tiny)).any()
+    a, b = (build_stimulus("Divide", 1, "boundary-i32").inputs[n] for n in ("a", "b"))
+    assert a.min() == np.iinfo(np.int32).min and (b < 0).any() and (a < 0).any() and not (b == 0).any()
+    assert not ((a == np.iinfo(np.int32).min) & (b == -1)).any()  # the one quotient that overflows
+    cancel = build_stimulus("ReduceSum", 1, "cancel").inputs["data"].astype(np.float64)
+    assert np.abs(cancel).sum(axis=1).min() > 1000 * np.abs(cancel.sum(axis=1)).max()
+
+
+def test_element_types_follow_the_spec_lists() -> None:
+    def types(op: str, version: int) -> set[Type]:
+        return {s.element_type for s in stimuli(op, version, Depth.STANDARD)}
+
+    assert types("Add", 1) == set(NUMERIC)  # "any numeric type"
+    assert types("Relu", 1) == set(NUMERIC)  # "any supported numeric type"
+    assert types("Exp", 1) == {Type.f32, Type.f16, Type.bf16, Type.f64}  # "floating-point type"
+    assert {Type.bf16, Type.u64, Type.i16} <= types("Multiply", 1)
+    assert types("LogicalAnd", 1) == {Type.boolean}
+    case = build_stimulus("Add", 1, "bf16-rem65")
+    assert case.model.get_parameters()[0].get_output_element_type(0) == Type.bf16
+    assert case.inputs["a"].dtype == np.uint16
+
+
+def test_value_helpers() -> None:
+    rng = np.random.default_rng(0)
+    out = with_specials(rng, np.zeros(40), Type.f16, ("nan", "inf", "sub"))
+    assert out.dtype == np.float16 and np.isnan(out).any() and np.isinf(out).any()
+    assert special_pool(Type.f32, ("sub",))[0] == pytest.approx(2.0 ** -149)
+    with pytest.raises(ValidationError, match=r"special value kind 'huge' is not known; allowed: \['-0', '-inf'"):
+        special_pool(Type.f32, ("huge",))
+    ints = with_boundaries(rng, np.zeros(20, np.int8), Type.i8, highest=False)
+    assert ints.min() == -128 and ints.max() <= 1
+
+
+# -- dynamic mode --------------------------------------------------------------------------------------------
+
+def test_dynamic_case_makes_differing_dims_dynamic() -> None:
+    def relu(shape: tuple[int, ...]) -> OpCase:
+        b = StimulusBuilder(1)
+        return b.finish("Relu", 1, opset.relu(b.param("x", b.uniform(shape, Type.f32, -1, 1))))
+
+    case = dynamic_case([relu((1, 7)), relu((3, 7)), relu((5, 7))])
+    assert str(case.model.get_parameters()[0].get_output_partial_shape(0)) == "[?,7]"
+    assert [s["x"].shape for s in R.case_steps(case)] == [(1, 7), (3, 7), (5, 7)]
+    bounded = dynamic_case([relu((1, 7)), relu((5, 9))], bounded=True)
+    assert str(bounded.model.get_parameters()[0].get_output_partial_shape(0)) == "[1..5,7..9]"
+    with pytest.raises(ValidationError, match="Parameter 'x' changes rank"):
+        dynamic_case([relu((1, 7)), relu((1, 7, 1))])
+    with pytest.raises(ValidationError, match="at least two cases"):
+        dynamic_case([relu((1, 7))])
+
+
+def test_dynamic_case_refuses_different_constants() -> None:
+    def mm(seed: int) -> OpCase:
+        b = StimulusBuilder(seed)
+        x = b.param("a", b.uniform((2, 3), Type.f32, -1, 1))
+        return b.finish("MatMul", 1, opset.matmul(x, b.const(b.uniform((3, 2), Type.f32, -1, 1)), False, False))
+
+    with pytest.raises(ValidationError, match="different constants"):
+        dynamic_case([mm(1), mm(2)])
+
+
+def test_every_tiled_op_has_a_dynamic_case_on_three_shapes() -> None:
+    for name in TILED:
+        dyn = [s for s in stimuli(*_key(name), Depth.STANDARD) if s.dynamic]
+        assert dyn, name
+        case = build_stimulus(*_key(name), dyn[0].label)
+        assert len(R.case_steps(case)) == 3, name
+        assert any(p.get_output_partial_shape(0).is_dynamic for p in case.model.get_parameters()), name
+
+
+# -- registration errors ---------------------------------------------------------------------------------------
+
+def test_bad_stimulus_classes_are_refused() -> None:
+    with pytest.raises(ValidationError, match=r"size class 'huge' is not one of \('tiny', 'remainder', 'large'\)"):
+        Stimulus("X", 1, "a", "huge", "ordinary", Type.f32, lambda: None)  # type: ignore[arg-type,return-value]
+    with pytest.raises(ValidationError, match=r"value class 'odd' is not one of"):
+        Stimulus("X", 1, "a", "tiny", "odd", Type.f32, lambda: None)  # type: ignore[arg-type,return-value]
+
+
+def test_repeated_labels_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    def twice() -> list[Stimulus]:
+        return [Stimulus("NoSuchOp", 1, "x", "tiny", "ordinary", Type.f32, lambda: None)] * 2  # type: ignore
+
+    monkeypatch.setattr(stimulus_module, "_RECIPES", dict(stimulus_module._RECIPES))
+    register_stimuli("NoSuchOp", 1)(twice)
+    try:
+        with pytest.raises(ValidationError, match=r"stimulus cases of NoSuchOp-1 repeat the label\(s\) \['x'\]"):
+            stimuli("NoSuchOp", 1)
+    finally:
+        stimulus_module._all.cache_clear()
+
+
+# -- depth ---------------------------------------------------------------------------------------------------
+
+def test_depth_names_defaults_and_errors(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert parse_depth("Standard") == Depth.STANDARD and str(Depth.EXHAUSTIVE) == "exhaustive"
+    assert DEFAULT_EXAMPLES[Depth.QUICK] < DEFAULT_EXAMPLES[Depth.STANDARD] < DEFAULT_EXAMPLES[Depth.EXHAUSTIVE]
+    with pytest.raises(ValidationError, match=r"--ovconform-depth='deep' is not a depth; allowed: quick, standard, "
+                                              r"exhaustive"):
+        parse_depth("deep", "--ovconform-depth")
+
+    class NoOption:
+        def getoption(self, name: str) -> Any:
+            raise ValueError(name)
+
+    monkeypatch.delenv("OVCONFORM_DEPTH", raising=False)
+    assert depth_from_config(NoOption()) == Depth.STANDARD
+    monkeypatch.setenv("OVCONFORM_DEPTH", "quick")
+    assert depth_from_config(NoOption()) == Depth.QUICK
+    assert R.examples_count(NoOption()) == DEFAULT_EXAMPLES[Depth.QUICK]
+    monkeypatch.setenv("OVCONFORM_DEPTH", "nope")
+    with pytest.raises(pytest.UsageError, match="OVCONFORM_DEPTH='nope' is not a depth"):
+        depth_from_config(NoOption())
+
+
+def test_case_labels_by_depth() -> None:
+    quick = R.case_labels("MatMul", 1, 3, Depth.QUICK)
+    standard = R.case_labels("MatMul", 1, 3, Depth.STANDARD)
+    exhaustive = R.case_labels("MatMul", 1, 3, Depth.EXHAUSTIVE)
+    assert quick == ["case0", "case1", "case2"] and standard[:3] == quick
+    assert set(standard) < set(exhaustive) and "k129" in standard and "k9" in exhaustive and "k9" not in standard
+    assert R.generated_index("case12") == 12 and R.generated_index("k65") is None
+
+
+# -- the tables ----------------------------------------------------------------------------------------------
+
+def test_stimulus_table_per_op_version() -> None:
+    rows = {(r.op, r.version): r for r in ops_table.stimulus_rows("standard")}
+    mm = rows[("MatMul", 1)]
+    assert mm.generated == 10 and mm.stimulus == len(stimuli("MatMul", 1, Depth.STANDARD))
+    assert mm.size_classes == ("tiny", "remainder", "large")
+    assert {"long-reduction", "cancellation", "special"} <= set(mm.value_classes)
+    assert {"f32", "f16", "bf16", "i8", "u8", "i32"} <= set(mm.element_types) and mm.dynamic == 1
+    assert rows[("Gather", 8)].stimulus == 0 and rows[("Gather", 8)].size_classes == ("tiny",)
+    md = ops_table.render_stimulus(list(rows.values()), "md")
+    assert md.startswith("# What the op suite feeds each op version") and "| MatMul" in md
+    assert json.loads(ops_table.render_stimulus(list(rows.values())[:2], "json"))["depth"] == "standard"
+
+
+def _report(records: list[dict[str, Any]], device: str = "DEV") -> dict[str, Any]:
+    return {"device": {"name": device}, "records": records}
+
+
+def _record(op: str, sub: str, status: str) -> dict[str, Any]:
+    return {"entity": "op", "status": status, "facts": {"op_type": op, "version": 1, "sub_entity": sub}}
+
+
+def test_device_coverage_counts_not_implemented_ops() -> None:
+    doc = _report([_record("Relu", "Implemented", "passed"), _record("Relu", "Inference", "passed"),
+                   _record("Add", "Implemented", "failed"), _record("Add", "Inference", "skipped"),
+                   _record("Exp", "Implemented", "passed"), _record("Exp", "Inference", "failed")])
+    rows, summary = ops_table.device_coverage(doc)
+    assert [(r.op, r.implemented, r.complete) for r in rows] == [("Add", False, False), ("Exp", True, False),
+                                                                 ("Relu", True, True)]
+    assert summary["implemented_percent"] == pytest.approx(66.67)
+    assert summary["complete_percent"] == pytest.approx(33.33)
+    text = ops_table.render_device(rows, summary)
+    assert "not implemented" in text and "DEV: op coverage 66.67 % (2 of 3 op versions implemented)" in text
+
+
+def test_a_device_declaring_nothing_has_zero_coverage_not_na() -> None:
+    doc = _report([_record(op, "Implemented", "failed") for op in ("Relu", "Add")]
+                  + [_record(op, "Inference", "skipped") for op in ("Relu", "Add")])
+    _, summary = ops_table.device_coverage(doc)
+    assert summary["implemented_percent"] == 0.0 and summary["complete_percent"] == 0.0
+    assert ops_table.device_coverage(_report([]))[1]["implemented_percent"] is None  # nothing tested: n/a
+    with pytest.raises(ValidationError, match="not an ovconform conformance report"):
+        ops_table.device_coverage({"x": 1})
+
+
+def test_ops_command_report_and_stimulus(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from ovconform.cli import main
+
+    report = tmp_path / "conformance.json"
+    report.write_text(json.dumps(_report([_record("Relu", "Implemented", "failed")], "NOTHING")))
+    assert main(["ops", "--report", str(report)]) == 0
+    assert "NOTHING: op coverage 0.00 % (0 of 1 op versions implemented)" in capsys.readouterr().out
+    out = tmp_path / "stimulus.md"
+    assert main(["ops", "--stimulus", "--format", "md", "--depth", "quick", "-o", str(out)]) == 0
+    text = out.read_text()
+    assert "`ovconform ops --stimulus --format md --depth quick`" in text and "| MatMul" in text
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    with pytest.raises(ValidationError, match="cannot read the conformance report"):
+        main(["ops", "--report", str(bad)])
