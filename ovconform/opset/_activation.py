@@ -14,6 +14,7 @@ from __future__ import annotations
 from ovconform.ir import AttrSpec, Node, PartialShape, Type, define_op, make_node
 from ovconform.opset._helpers import (
     NodeInput,
+    UnaryBuilder,
     _real_data,
     _unary_float,
     as_output,
@@ -167,23 +168,21 @@ def _infer_log_softmax(node: Node) -> list[tuple[Type, PartialShape]]:
     return [(et, shape)]
 
 
-def _unary(type_name: str, version: int):  # noqa: ANN202 - builder factory
+def _unary(type_name: str, version: int, snake: str) -> UnaryBuilder:
     def build(data: NodeInput, name: str | None = None) -> Node:
         return make_node(type_name, version, [as_output(data)], {}, name)
 
+    build.__name__ = build.__qualname__ = snake
     build.__doc__ = f"{type_name}-{version}."
     return build
 
 
-hswish = _unary("HSwish", 4)
-hsigmoid = _unary("HSigmoid", 5)
-softplus = _unary("SoftPlus", 4)
-softsign = _unary("SoftSign", 9)
-mish = _unary("Mish", 4)
-identity = _unary("Identity", 16)
-for _name, _fn in (("hswish", hswish), ("hsigmoid", hsigmoid), ("softplus", softplus), ("softsign", softsign),
-                   ("mish", mish), ("identity", identity)):
-    _fn.__name__ = _fn.__qualname__ = _name
+hswish = _unary("HSwish", 4, "hswish")
+hsigmoid = _unary("HSigmoid", 5, "hsigmoid")
+softplus = _unary("SoftPlus", 4, "softplus")
+softsign = _unary("SoftSign", 9, "softsign")
+mish = _unary("Mish", 4, "mish")
+identity = _unary("Identity", 16, "identity")
 
 
 exp = elementwise_unary("Exp")

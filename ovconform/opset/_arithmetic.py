@@ -19,6 +19,7 @@ from ovconform.ir import AttrSpec, Dimension, Node, PartialShape, Type, define_o
 from ovconform.opset._helpers import (
     _BROADCAST,
     NodeInput,
+    UnaryBuilder,
     _unary_float,
     as_output,
     as_outputs,
@@ -154,7 +155,7 @@ def divide(left: NodeInput, right: NodeInput, auto_broadcast: str = "numpy", pyt
                      {"auto_broadcast": auto_broadcast, "m_pythondiv": python_division}, name)
 
 
-def _unary(type_name: str):  # noqa: ANN202 - builder factory
+def _unary(type_name: str) -> UnaryBuilder:
     version = UNARY_VERSIONS[type_name]
 
     def build(data: NodeInput, name: str | None = None) -> Node:

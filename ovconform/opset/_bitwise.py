@@ -6,7 +6,17 @@ binaries take ``auto_broadcast`` (numpy, none, pdpd).
 from __future__ import annotations
 
 from ovconform.ir import Node, PartialShape, Type, define_op, make_node
-from ovconform.opset._helpers import _BROADCAST, NodeInput, as_output, as_outputs, broadcast_shapes, require, same_type
+from ovconform.opset._helpers import (
+    _BROADCAST,
+    BinaryBuilder,
+    NodeInput,
+    as_output,
+    as_outputs,
+    broadcast_shapes,
+    require,
+    same_type,
+)
+from ovconform.opset._inputs import InferFn
 
 __all__ = ["bitwise_and", "bitwise_left_shift", "bitwise_not", "bitwise_or", "bitwise_right_shift", "bitwise_xor"]
 
@@ -16,7 +26,7 @@ def _bitwise_type(et: Type, allow_bool: bool) -> None:
     require(ok, f"element type {et} is not allowed; this bitwise op needs {allowed}.")
 
 
-def _infer_bitwise_binary(allow_bool: bool):  # noqa: ANN202 - inference factory
+def _infer_bitwise_binary(allow_bool: bool) -> InferFn:
     def infer(node: Node) -> list[tuple[Type, PartialShape]]:
         et = same_type(node, 0, 1)
         _bitwise_type(et, allow_bool)
@@ -41,7 +51,7 @@ def _infer_bitwise_not(node: Node) -> list[tuple[Type, PartialShape]]:
     return [(et, node.get_input_partial_shape(0))]
 
 
-def _binary(type_name: str, version: int, snake: str):  # noqa: ANN202 - builder factory
+def _binary(type_name: str, version: int, snake: str) -> BinaryBuilder:
     def build(left: NodeInput, right: NodeInput, auto_broadcast: str = "numpy", name: str | None = None) -> Node:
         mode = auto_broadcast.lower() if isinstance(auto_broadcast, str) else auto_broadcast
         return make_node(type_name, version, as_outputs(left, right), {"auto_broadcast": mode}, name)

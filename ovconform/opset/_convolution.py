@@ -193,6 +193,11 @@ def group_convolution(data: NodeInput, filters: NodeInput, strides: Sequence[int
                      _attrs(strides, pads_begin, pads_end, dilations, auto_pad), name)
 
 
+def _strided(dim: Dimension, stride: int, extra: int) -> Dimension:
+    """``(dim - 1) * stride + extra``: a backprop-data output size from an input size."""
+    return map_dim(dim, lambda v: (v - 1) * stride + extra)
+
+
 def _backprop_spatial(node: Node, data: PartialShape, filters: PartialShape, n: int, lead: int) -> list[Dimension]:
     attrs = node.attrs
     op = pads_or_zeros(attrs["output_padding"], n)
@@ -215,7 +220,7 @@ def _backprop_spatial(node: Node, data: PartialShape, filters: PartialShape, n: 
             k = kd.get_length()
             require(k > 0, f"filters shape {filters}: spatial dim {i} is 0.")
             extra = dilated(k, d) - pb[i] - pe[i] + op[i]
-            got = map_dim(dim, lambda v, s=s, extra=extra: (v - 1) * s + extra)
+            got = _strided(dim, s, extra)
             if got.is_static:
                 require(got.get_length() > 0, f"the output size on spatial axis {i} would be {got.get_length()}; "
                                               f"the pads ({pb[i]}, {pe[i]}) crop everything.")

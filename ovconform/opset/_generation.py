@@ -54,7 +54,7 @@ def range_length(start: float, stop: float, step: float) -> int:
             f"start {start}, stop {stop} and step {step} must be finite.")
     span = stop - start
     if isinstance(start, int) and isinstance(stop, int) and isinstance(step, int):
-        return max(-(-span // step), 0)  # exact ceil for integers
+        return max(-((start - stop) // step), 0)  # exact ceil for integers: -floor(-span / step)
     return max(math.ceil(span / step), 0)
 
 

@@ -5,7 +5,7 @@ families (broadcasting, axes, element-type checks) and the factories of the elem
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -13,6 +13,19 @@ from ovconform.errors import ValidationError
 from ovconform.ir import AttrSpec, Dimension, Node, Output, PartialShape, Type, as_type, make_node
 
 NodeInput = Node | Output | np.ndarray | int | float | bool | Sequence[Any]
+
+
+class UnaryBuilder(Protocol):
+    """A builder made by a factory for a unary op without attributes: ``build(data, name=None)``."""
+
+    def __call__(self, data: NodeInput, name: str | None = None) -> Node: ...
+
+
+class BinaryBuilder(Protocol):
+    """A builder made by a factory for a binary op with ``auto_broadcast`` (numpy, none or pdpd)."""
+
+    def __call__(self, left: NodeInput, right: NodeInput, auto_broadcast: str = "numpy",
+                 name: str | None = None) -> Node: ...
 
 
 def as_output(value: NodeInput, like: Type | None = None) -> Output:
@@ -91,12 +104,13 @@ def broadcast_shapes(a: PartialShape, b: PartialShape, mode: str = "numpy") -> P
         return PartialShape(dims)
     ra, rb = len(a), len(b)
     n = max(ra, rb)
-    da = [Dimension(1)] * (n - ra) + list(a.dims)
-    db = [Dimension(1)] * (n - rb) + list(b.dims)
-    out = []
-    for x, y in zip(da, db, strict=True):
+    dims_a = [Dimension(1)] * (n - ra) + list(a.dims)
+    dims_b = [Dimension(1)] * (n - rb) + list(b.dims)
+    out: list[Dimension] = []
+    for x, y in zip(dims_a, dims_b, strict=True):
         m = x.broadcast_merge(y)
-        require(m is not None, f"shapes {a} and {b} cannot be broadcast (numpy rules).")
+        if m is None:
+            raise ValidationError(f"shapes {a} and {b} cannot be broadcast (numpy rules).")
         out.append(m)
     return PartialShape(out)
 
@@ -146,7 +160,7 @@ def _real_data(node: Node) -> Type:
     return et
 
 
-def elementwise_binary(type_name: str, version: int = 1):  # noqa: ANN202 - builder factory
+def elementwise_binary(type_name: str, version: int = 1) -> BinaryBuilder:
     """The builder of an elementwise binary op with ``auto_broadcast`` (numpy, none or pdpd)."""
     def build(left: NodeInput, right: NodeInput, auto_broadcast: str = "numpy", name: str | None = None) -> Node:
         return make_node(type_name, version, as_outputs(left, right), {"auto_broadcast": auto_broadcast}, name)
@@ -156,7 +170,7 @@ def elementwise_binary(type_name: str, version: int = 1):  # noqa: ANN202 - buil
     return build
 
 
-def elementwise_unary(type_name: str, version: int = 1):  # noqa: ANN202 - builder factory
+def elementwise_unary(type_name: str, version: int = 1) -> UnaryBuilder:
     """The builder of an elementwise unary op without attributes."""
     def build(data: NodeInput, name: str | None = None) -> Node:
         return make_node(type_name, version, [as_output(data)], {}, name)

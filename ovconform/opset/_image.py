@@ -90,6 +90,16 @@ def scaled_size(size: int, scale: float) -> int:
     return int(math.floor(float(np.float32(scale)) * size + 1e-5))
 
 
+def _shifted(dim: Dimension, by: int) -> Dimension:
+    """``dim + by`` (a padded dim)."""
+    return map_dim(dim, lambda v: v + by)
+
+
+def _scaled(dim: Dimension, scale: float) -> Dimension:
+    """:func:`scaled_size` of ``dim`` (each bound of an interval)."""
+    return map_dim(dim, lambda v: scaled_size(v, scale))
+
+
 def _infer(node: Node, axes: list[int] | None, shape_mode: str, values: np.ndarray | None,
            padded_others: bool) -> PartialShape:
     data = node.get_input_partial_shape(0)
@@ -98,7 +108,7 @@ def _infer(node: Node, axes: list[int] | None, shape_mode: str, values: np.ndarr
     rank = len(data)
     require(rank >= 1, f"data shape {data} must have rank >= 1.")
     pb, pe = _pads(node, rank)
-    padded = [map_dim(d, lambda v, i=i: v + pb[i] + pe[i]) for i, d in enumerate(data.dims)]
+    padded = [_shifted(d, pb[i] + pe[i]) for i, d in enumerate(data.dims)]
     dims = list(padded) if padded_others else list(data.dims)
     if axes is None:
         return PartialShape.dynamic(rank)  # axes unknown at build time: any dim may change
@@ -112,7 +122,7 @@ def _infer(node: Node, axes: list[int] | None, shape_mode: str, values: np.ndarr
             dims[axis] = Dimension(int(values[i]))
         else:
             require(float(values[i]) > 0, f"scales {values.tolist()} must be positive.")
-            dims[axis] = map_dim(padded[axis], lambda v, s=float(values[i]): scaled_size(v, s))
+            dims[axis] = _scaled(padded[axis], float(values[i]))
     return PartialShape(dims)
 
 
@@ -340,7 +350,7 @@ def nv12_to_bgr(arg: NodeInput, arg_uv: NodeInput | None = None, name: str | Non
     return make_node("NV12toBGR", 8, [as_output(a) for a in (arg, arg_uv) if a is not None], {}, name)
 
 
-def _planes(arg: NodeInput, arg_u: NodeInput | None, arg_v: NodeInput | None, op: str) -> list:
+def _planes(arg: NodeInput, arg_u: NodeInput | None, arg_v: NodeInput | None, op: str) -> list[Output]:
     require((arg_u is None) == (arg_v is None), f"{op}: give both the U and the V plane, or neither (single plane).")
     return [as_output(a) for a in (arg, arg_u, arg_v) if a is not None]
 

@@ -16,6 +16,8 @@ from ovconform.ir import Dimension, Node, Output, PartialShape, Type, constant_v
 from ovconform.opset._helpers import NodeInput, as_output, make_constant, require
 
 Infer = list[tuple[Type, PartialShape]]
+#: A shape-inference function (what ``define_op`` registers), as made by the inference factories.
+InferFn = Callable[[Node], Infer]
 
 
 INDEX_TYPES = (Type.i32, Type.i64)

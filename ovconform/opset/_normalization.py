@@ -29,7 +29,7 @@ import numpy as np
 
 from ovconform.ir import AttrSpec, Node, PartialShape, Type, define_op, make_node
 from ovconform.opset._helpers import NodeInput, as_output, normalize_axes, require
-from ovconform.opset._inputs import Infer, _const_ints, _integer, _rank_at_most, index_input
+from ovconform.opset._inputs import Infer, InferFn, _const_ints, _integer, _merge, _rank_at_most, index_input
 
 __all__ = ["batch_norm_inference", "grn", "group_normalization", "lrn", "mvn", "mvn_v1", "normalize_l2"]
 
@@ -78,10 +78,8 @@ def _merge_channel(data: PartialShape, vectors: list[PartialShape], channel_what
     dims = list(data.dims)
     for v in vectors:
         if v.has_rank():
-            merged = dims[1].merge(v[0])
-            require(merged is not None, f"{channel_what} has shape {v}; its length must equal the channel dim "
-                                        f"(dim 1) of the data {data}.")
-            dims[1] = merged  # type: ignore[assignment]
+            dims[1] = _merge(dims[1], v[0], f"{channel_what} has shape {v}; its length must equal the channel dim "
+                                            f"(dim 1) of the data {data}.")
     return PartialShape(dims)
 
 
@@ -175,7 +173,7 @@ def normalize_l2(data: NodeInput, axes: NodeInput, eps: float, eps_mode: str, na
 BATCH_NORM_ORDER = {1: ("gamma", "beta", "data", "mean", "variance"), 5: ("data", "gamma", "beta", "mean", "variance")}
 
 
-def _infer_batch_norm(version: int):  # noqa: ANN202 - inference factory
+def _infer_batch_norm(version: int) -> InferFn:
     names = BATCH_NORM_ORDER[version]
 
     def infer(node: Node) -> Infer:

@@ -10,6 +10,8 @@ the axes' shape allows.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 import numpy as np
 
 from ovconform.ir import AttrSpec, Dimension, Node, Output, PartialShape, Type, constant_value, define_op, make_node
@@ -108,7 +110,14 @@ for _t, _v in LOGICAL_REDUCTIONS.items():
     define_op(_t, _v, inputs=2, attrs=[_KEEP])(_infer_logical_reduce)
 
 
-def _reducer(type_name: str, version: int, snake: str):  # noqa: ANN202 - builder factory
+class ReduceBuilder(Protocol):
+    """A reduction builder: ``build(node, reduction_axes, keep_dims=False, name=None)``."""
+
+    def __call__(self, node: NodeInput, reduction_axes: NodeInput, keep_dims: bool = False,
+                 name: str | None = None) -> Node: ...
+
+
+def _reducer(type_name: str, version: int, snake: str) -> ReduceBuilder:
     def build(node: NodeInput, reduction_axes: NodeInput, keep_dims: bool = False, name: str | None = None) -> Node:
         if isinstance(reduction_axes, (Node, Output)):
             axes = as_output(reduction_axes)

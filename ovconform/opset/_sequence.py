@@ -49,6 +49,7 @@ from ovconform.opset._helpers import NodeInput, as_output, as_outputs, broadcast
 from ovconform.opset._inputs import (
     INDEX_TYPES,
     Infer,
+    InferFn,
     _const_ints,
     _integer,
     _scalar_like,
@@ -184,7 +185,7 @@ def _infer(node: Node, layout: _Layout) -> list[tuple[Type, PartialShape]]:
     return [(et, state)] + ([(et, state)] if layout.has_cell else [])
 
 
-def _definer(layout: _Layout):  # noqa: ANN202 - inference factory
+def _definer(layout: _Layout) -> InferFn:
     def infer(node: Node) -> list[tuple[Type, PartialShape]]:
         return _infer(node, layout)
 
@@ -419,13 +420,16 @@ def _infer_one_hot(node: Node) -> Infer:
     indices = node.get_input_partial_shape(0)
     axis = node.attrs["axis"]
     depth_value = _const_ints(node, 1)
-    depth = Dimension() if depth_value is None else Dimension(depth_value[0]) if depth_value[0] >= 0 else None
-    require(depth is not None, f"depth is {depth_value[0] if depth_value else None}; it must be >= 0.")
+    if depth_value is None:
+        depth = Dimension()
+    else:
+        require(depth_value[0] >= 0, f"depth is {depth_value[0]}; it must be >= 0.")
+        depth = Dimension(depth_value[0])
     if not indices.has_rank():
         return [(on, PartialShape.dynamic())]
     pos = normalize_axis(axis, len(indices) + 1, "attribute 'axis'")
     dims = list(indices.dims)
-    dims.insert(pos, depth)  # type: ignore[arg-type]
+    dims.insert(pos, depth)
     return [(on, PartialShape(dims))]
 
 

@@ -44,7 +44,7 @@ def reshape_dims(data: PartialShape, values: list[int], special_zero: bool) -> P
     bad = [v for v in values if v < -1]
     require(not bad, f"target shape {values} has value(s) {bad}; allowed: -1, 0 and positive sizes.")
     require(values.count(-1) <= 1, f"target shape {values} has more than one -1.")
-    out: list[Dimension | None] = []
+    out: list[Dimension] = []
     copied: set[int] = set()
     for i, v in enumerate(values):
         if v == 0 and special_zero:
@@ -56,11 +56,12 @@ def reshape_dims(data: PartialShape, values: list[int], special_zero: bool) -> P
             else:
                 out.append(Dimension())
         else:
-            out.append(None if v == -1 else Dimension(v))
+            out.append(Dimension() if v == -1 else Dimension(v))  # the -1 slot is set below
     if -1 in values:
-        known = product([d for i, d in enumerate(out) if d is not None and i not in copied])
-        out[values.index(-1)] = _minus_one_dim(data, copied, known, values)
-    result = PartialShape(out)  # type: ignore[arg-type]
+        minus_one = values.index(-1)
+        known = product([d for i, d in enumerate(out) if i != minus_one and i not in copied])
+        out[minus_one] = _minus_one_dim(data, copied, known, values)
+    result = PartialShape(out)
     if data.has_rank():
         have, want = product(list(data)), product(list(result))
         require(have.compatible(want), f"cannot reshape input of shape {data} into {result} "

@@ -247,8 +247,10 @@ def sparse_fill_empty_rows(values: NodeInput, dense_shape: NodeInput, indices: N
     """SparseFillEmptyRows-16 (the arguments of ``openvino.opset16.sparse_fill_empty_rows``; a literal
     dense shape keeps its i32/i64 type, other literals become i64, and indices follow it)."""
     vals = as_output(values)
-    literal = isinstance(dense_shape, np.ndarray) and dense_shape.dtype in (np.int32, np.int64)
-    shape = as_output(dense_shape, as_type(dense_shape.dtype) if literal else Type.i64)
+    if isinstance(dense_shape, np.ndarray) and dense_shape.dtype in (np.int32, np.int64):
+        shape = as_output(dense_shape, as_type(dense_shape.dtype))
+    else:
+        shape = as_output(dense_shape, Type.i64)
     idx = as_output(indices, shape.get_element_type())
     default = as_output(default_value, vals.get_element_type())
     return make_node("SparseFillEmptyRows", 16, [vals, shape, idx, default], {}, name)

@@ -63,7 +63,7 @@ def number_of_priors(attrs: Mapping[str, Any]) -> int:
     return priors
 
 
-def _sizes(node: Node) -> PartialShape:
+def _sizes(node: Node) -> Dimension:
     """Validates both size inputs; the [H, W] product as a Dimension (dynamic when unknown)."""
     for i, what in ((0, "output_size"), (1, "image_size")):
         et = node.get_input_element_type(i)

@@ -23,6 +23,7 @@ from ovconform.opset._helpers import NodeInput, as_output, as_outputs, normalize
 from ovconform.opset._inputs import (
     INDEX_TYPES,
     Infer,
+    InferFn,
     _merge,
     _same,
     _scalar_input,
@@ -64,11 +65,8 @@ def _infer_gather(node: Node) -> Infer:
         return [(et, PartialShape.dynamic(len(data) + len(idx) - 1 - bd))]
     axis = normalize_axis(value[0], len(data))
     require(bd <= axis, f"batch_dims={bd} (normalized) must not exceed axis={axis}.")
-    batch = []
-    for i in range(bd):
-        merged = data[i].merge(idx[i])
-        require(merged is not None, f"data {data} and indices {idx} differ in batch dim {i} (batch_dims={bd}).")
-        batch.append(merged)
+    batch = [_merge(data[i], idx[i], f"data {data} and indices {idx} differ in batch dim {i} (batch_dims={bd}).")
+             for i in range(bd)]
     return [(et, PartialShape([*batch, *data.dims[bd:axis], *idx.dims[bd:], *data.dims[axis + 1:]]))]
 
 
@@ -137,7 +135,7 @@ def _gather_nd_parts(node: Node) -> tuple[list[Dimension], list[Dimension], list
     return batch, list(idx.dims[b:-1]), list(data.dims[b + k:])
 
 
-def _infer_gather_nd(version: int):  # noqa: ANN202 - inference factory
+def _infer_gather_nd(version: int) -> InferFn:
     def infer(node: Node) -> Infer:
         et = node.get_input_element_type(0)
         parts = _gather_nd_parts(node)

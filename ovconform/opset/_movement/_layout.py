@@ -18,7 +18,7 @@ import numpy as np
 
 from ovconform.ir import AttrSpec, Dimension, Node, PartialShape, Type, define_op, make_node
 from ovconform.opset._helpers import NodeInput, as_output, broadcast_shapes, normalize_axis, require
-from ovconform.opset._inputs import Infer, const_ints, index_input, require_integer, static_length
+from ovconform.opset._inputs import Infer, _merge, const_ints, index_input, require_integer, static_length
 
 __all__ = [
     "batch_to_space", "broadcast", "depth_to_space", "pad", "reverse_sequence", "roll", "shuffle_channels",
@@ -309,10 +309,8 @@ def _infer_reverse_sequence(node: Node) -> Infer:
                     f"dim of data {data}; they must differ.")
     dims = list(data.dims)
     if lshape.has_rank():
-        merged = dims[b].merge(lshape[0])
-        require(merged is not None, f"seq_lengths has shape {lshape}; it needs data dim batch_axis={b} "
-                                    f"({dims[b]}) elements.")
-        dims[b] = merged  # type: ignore[assignment]
+        dims[b] = _merge(dims[b], lshape[0], f"seq_lengths has shape {lshape}; it needs data dim batch_axis={b} "
+                                             f"({dims[b]}) elements.")
     return [(et, PartialShape(dims))]
 
 
@@ -396,17 +394,16 @@ def _block_inputs(node: Node, names: tuple[str, str]) -> tuple[list[int], list[i
     for n, w in zip(lengths, what, strict=True):
         require(n is None or not data.has_rank() or n == len(data),
                 f"{w} has {n} value(s); data {data} has rank {len(data) if data.has_rank() else '?'}.")
-    values = [const_ints(node, i) for i in (1, 2, 3)]
-    if any(v is None for v in values):
+    block, begin, end = (const_ints(node, i) for i in (1, 2, 3))
+    if block is None or begin is None or end is None:
         return None
-    block, begin, end = values  # type: ignore[misc]
     require(all(b >= 1 for b in block), f"block_shape {block} must hold values >= 1.")
     require(block[0] == 1, f"block_shape {block} must start with 1 (the batch dim is not split).")
     for v, w in ((begin, names[0]), (end, names[1])):
         require(all(x >= 0 for x in v), f"{w} {v} must hold values >= 0.")
         verb = "cropped" if "crop" in w else "padded"
         require(v[0] == 0, f"{w} {v} must start with 0 (the batch dim is not {verb}).")
-    return block, begin, end  # type: ignore[return-value]
+    return block, begin, end
 
 
 @define_op("BatchToSpace", 2, inputs=4)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ovconform.ir import AttrSpec, Dimension, Node, PartialShape, define_op, make_node
+from ovconform.ir import AttrSpec, Dimension, Node, Output, PartialShape, define_op, make_node
 from ovconform.opset._helpers import NodeInput, as_output, normalize_axes, require
 from ovconform.opset._inputs import Infer, const_ints, index_input, require_integer, static_length
 from ovconform.opset._movement._layout import _rank_at_least, _vector_input
@@ -200,7 +200,7 @@ def _infer_slice_scatter(node: Node) -> Infer:
     return [(et, node.get_input_partial_shape(0))]
 
 
-def _slice_inputs(start: NodeInput, stop: NodeInput, step: NodeInput, axes: NodeInput | None, op: str) -> list:
+def _slice_inputs(start: NodeInput, stop: NodeInput, step: NodeInput, axes: NodeInput | None, op: str) -> list[Output]:
     inputs = [index_input(v, f"{op} {what}") for v, what in ((start, "start"), (stop, "stop"), (step, "step"))]
     if axes is not None:
         inputs.append(index_input(axes, f"{op} axes"))

@@ -11,7 +11,15 @@ from collections.abc import Sequence
 
 from ovconform.ir import AttrSpec, Dimension, Node, PartialShape, define_op, make_node
 from ovconform.opset._helpers import NodeInput, as_output, as_outputs, normalize_axis, require
-from ovconform.opset._inputs import Infer, const_ints, index_input, require_integer, require_rank_at_most, static_length
+from ovconform.opset._inputs import (
+    Infer,
+    _merge,
+    const_ints,
+    index_input,
+    require_integer,
+    require_rank_at_most,
+    static_length,
+)
 
 __all__ = ["concat", "split", "variadic_split"]
 
@@ -35,10 +43,8 @@ def _infer_concat(node: Node) -> Infer:
         total = total + sdims[axis]
         for i, d in enumerate(sdims):
             if i != axis:
-                merged = dims[i].merge(d)
-                require(merged is not None, f"input shapes {[str(x) for x in shapes]} differ in dim {i}, "
-                                            f"which is not the concat axis {node.attrs['axis']}.")
-                dims[i] = merged  # type: ignore[assignment]
+                dims[i] = _merge(dims[i], d, f"input shapes {[str(x) for x in shapes]} differ in dim {i}, "
+                                             f"which is not the concat axis {node.attrs['axis']}.")
     dims[axis] = total
     return [(types[0], PartialShape(dims))]
 
