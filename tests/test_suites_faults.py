@@ -95,10 +95,12 @@ EXPECTED: dict[str, list[str]] = {
         # these hold a run unfinished with a blocking callback, so they need the callback to run:
         f"{CB}::test_wait_for_zero_is_false_while_running", f"{WAIT}::test_wait_for_zero_does_not_block",
         f"{WAIT}::test_wait_for_timeout_while_unfinished", f"{REL}::test_wait_returns_only_after_the_callback",
+        f"{REL}::test_failed_run_reaches_callback_and_wait",
     ],
     "CallbackCalledTwice": [
         f"{CB}::test_can_call_async_with_completion_callback", f"{CB}::test_callback_called_once_per_run",
         f"{CB}::test_callback_with_userdata", f"{CB}::test_impl_does_not_copy_callback",
+        f"{REL}::test_failed_run_reaches_callback_and_wait",
     ],
     "WaitForZeroBlocks": [f"{CB}::test_wait_for_zero_is_false_while_running",
                           f"{WAIT}::test_wait_for_zero_does_not_block"],
@@ -107,8 +109,13 @@ EXPECTED: dict[str, list[str]] = {
         f"{WAIT}::test_can_wait_without_start_async", f"{WAIT}::test_wait_for_timeout_while_unfinished",
         f"{WAIT}::test_wait_for_true_once_finished", f"{WAIT}::test_wait_for_zero_does_not_block",
     ],
-    "BusyNotRaised": [f"{WAIT}::test_busy_during_run[*]"],
-    "CancelIgnored": ["test_infer_request_cancellation.py::test_cancel_stops_a_running_request"],
+    # issue 21: a call that certainly meets an unfinished run must raise BusyError, a cancel() that
+    # certainly meets it must stop it (the mandatory bodies judge a 10-20 ms input-dependent run)
+    "BusyNotRaised": [f"{WAIT}::test_busy_during_run[*]", f"{WAIT}::test_tensor_access_during_async_infer[*]"],
+    "CancelIgnored": [f"test_infer_request_cancellation.py::{t}" for t in (
+        "test_cancel_stops_a_running_request", "test_can_cancel_async_request",
+        "test_can_reset_after_cancel_async_request", "test_can_cancel_before_async_request",
+        "test_can_cancel_infer_request")],
     "SetTensorCopies": [
         f"{IO}::test_can_set_and_get_tensor[*]", f"{IO}::test_get_after_set_does_not_change_tensor[*]",
         f"{IO}::test_can_infer_with_set_in_out_tensors", f"{IO}::test_can_infer_after_io_tensor_reallocation",
@@ -119,7 +126,11 @@ EXPECTED: dict[str, list[str]] = {
     ],
     "ProfilingEmpty": ["test_infer_request_perf_counters.py::test_not_empty_after_run[*]",
                        "test_infer_request_perf_counters.py::test_check_operation_in_profiling_info",
-                       "test_infer_request_perf_counters.py::test_counters_are_consistent_with_latency"],
+                       "test_infer_request_perf_counters.py::test_counters_are_consistent_with_latency",
+                       # PERF_COUNT in force on imported, cached and set-after-compile models
+                       f"{IMPEX}::test_imported_model_keeps_compile_config",
+                       f"{CACHE}::test_cache_hit_keeps_compile_config",
+                       "test_compiled_model_properties.py::test_set_rw_properties_on_compiled_model"],
     "DynamicShapeWrong": [
         # every dynamic test that infers with a batch other than 1 ...
         f"{DYN}::test_infer_dynamic_network[*]", f"{DYN}::test_set_unexpected_output_tensor_before_infer[*]",
@@ -131,6 +142,8 @@ EXPECTED: dict[str, list[str]] = {
         # to a computed shape), ShapeOfMatMul:
         f"{CHAIN}::test_static_output_to_dynamic_input", f"{CHAIN}::test_dynamic_output_to_dynamic_input",
         f"{CHAIN}::test_dynamic_input_to_dynamic_output", f"{CHAIN}::test_iteration_chaining",
+        # the Reshape of the failing-run model has a dynamic output shape ([2, 3] here)
+        f"{REL}::test_request_is_reusable_after_failed_run",
         "test_compiled_model_base.py::test_can_compile_model[shapeof_matmul]",
         f"{CACHE}::test_compare_with_ref_impl[shapeof_matmul-f32]",
     ],
@@ -140,11 +153,14 @@ EXPECTED: dict[str, list[str]] = {
         # a second compile with CACHE_DIR imports the cached blob:
         f"{CACHE}::test_compare_with_ref_impl[*]", f"{CACHE}::test_compile_from_file_path",
         f"{CACHE}::test_compile_from_memory[*]", "test_plugin_threading.py::test_compiled_model_cache_enabled",
+        "test_compiled_model_properties.py::test_can_use_cache[*]",
         f"{LIFETIME}.py::test_imported_loaded_tensor", f"{LIFETIME}.py::test_imported_create_request_with_core_removed",
     ],
     "QueryClaimsMissingOp": ["test_plugin_query_model.py::test_query_model_claims_only_what_runs[tanh]"],
     "PropertyDoesNotReadBack": [f"{PROPS}::test_set_supported_rw_property_mandatory[PERFORMANCE_HINT=THROUGHPUT]",
-                                f"{PROPS}::test_set_supported_rw_property_mandatory[PERFORMANCE_HINT=CUMULATIVE_THROUGHPUT]"],
+                                f"{PROPS}::test_set_supported_rw_property_mandatory[PERFORMANCE_HINT=CUMULATIVE_THROUGHPUT]",
+                                f"{PROPS}::test_compile_config_beats_core_config[PERFORMANCE_HINT-*]",
+                                "test_plugin_threading.py::test_set_property_plugin_exists"],
     "ReadOnlyPropertySettable": [f"{PROPS}::test_read_only_properties_refuse_writes"],
     "UnknownPropertyAccepted": [f"{PROPS}::test_set_config_all_throws", f"{PROPS}::test_set_unknown_property_throws"],
     "VersionEmpty": ["test_plugin_version.py::test_plugin_current_version_is_correct",
@@ -152,7 +168,11 @@ EXPECTED: dict[str, list[str]] = {
     "CallbackOnCallerThread": [f"{REL}::test_start_async_returns_before_the_run_ends",
                                f"{REL}::test_callback_runs_off_the_callers_thread"],
     "WaitReturnsEarly": [f"{REL}::test_wait_returns_only_after_the_callback",
-                         f"{CB}::test_callback_exception_surfaces_from_wait"],
+                         f"{CB}::test_callback_exception_surfaces_from_wait",
+                         f"{REL}::test_failed_run_reaches_callback_and_wait",
+                         # a cancelled run looks completed, so the cancel judge counts it against the device
+                         "test_infer_request_cancellation.py::test_can_cancel_before_async_request",
+                         "test_infer_request_cancellation.py::test_can_reset_after_cancel_async_request"],
     # matmul_bias adds a [4] bias to a [2, 4] product: aligned with the leading axis it does not
     # broadcast; every test that infers it fails, and only those
     "WrongBroadcasting": [
