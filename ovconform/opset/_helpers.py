@@ -12,17 +12,23 @@ import numpy as np
 from ovconform.errors import ValidationError
 from ovconform.ir import AttrSpec, Dimension, Node, Output, PartialShape, Type, as_type, make_node
 
-NodeInput = Node | Output | np.ndarray | int | float | bool | Sequence[Any]
+#: What a builder takes as an input: a one-output Node, an Output, or a literal (an array, a numpy or
+#: Python scalar, a nested sequence) that becomes a Constant.
+NodeInput = Node | Output | np.ndarray | np.generic | int | float | bool | Sequence[Any]
 
 
 class UnaryBuilder(Protocol):
     """A builder made by a factory for a unary op without attributes: ``build(data, name=None)``."""
+
+    __name__: str
 
     def __call__(self, data: NodeInput, name: str | None = None) -> Node: ...
 
 
 class BinaryBuilder(Protocol):
     """A builder made by a factory for a binary op with ``auto_broadcast`` (numpy, none or pdpd)."""
+
+    __name__: str
 
     def __call__(self, left: NodeInput, right: NodeInput, auto_broadcast: str = "numpy",
                  name: str | None = None) -> Node: ...

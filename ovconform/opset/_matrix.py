@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ovconform.errors import ValidationError
 from ovconform.ir import AttrSpec, Dimension, Node, PartialShape, Type, define_op, make_node
 from ovconform.opset._einsum_eq import einsum_output_shape, parse_equation
@@ -97,7 +99,7 @@ def _infer_einsum(node: Node) -> list[tuple[Type, PartialShape]]:
     return [(types[0], einsum_output_shape(eq, [node.get_input_partial_shape(i) for i in range(n)]))]
 
 
-def einsum(inputs: list[NodeInput], equation: str, name: str | None = None) -> Node:
+def einsum(inputs: Sequence[NodeInput], equation: str, name: str | None = None) -> Node:
     """Einsum-7 (``equation`` such as ``"ij,jk->ik"``; spaces are removed, as OpenVINO does)."""
     eq = equation.replace(" ", "") if isinstance(equation, str) else equation
     return make_node("Einsum", 7, as_outputs(*inputs), {"equation": eq}, name)

@@ -113,6 +113,8 @@ for _t, _v in LOGICAL_REDUCTIONS.items():
 class ReduceBuilder(Protocol):
     """A reduction builder: ``build(node, reduction_axes, keep_dims=False, name=None)``."""
 
+    __name__: str
+
     def __call__(self, node: NodeInput, reduction_axes: NodeInput, keep_dims: bool = False,
                  name: str | None = None) -> Node: ...
 
