@@ -32,6 +32,7 @@ either way): the Y value of such a pixel is moved by one.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,7 +42,9 @@ from hypothesis import strategies as st
 from ovconform import opset
 from ovconform.ir import Type
 from ovconform.opcases import OpCase, register_case
+from ovconform.opcases import stimulus as S
 from ovconform.opcases._draw import FLOATS, CaseBuilder, Draw, draw_seed
+from ovconform.opcases.depth import Depth
 
 SCALES = (0.5, 0.75, 1.25, 1.5, 2.0, 2.5, 3.0, 0.25, 1.75)
 ONNX_AXES = {2: [0, 1], 3: [0, 1, 2], 4: [2, 3], 5: [2, 3, 4]}
@@ -297,3 +300,56 @@ def _color_case(op: str, planes: int) -> None:
 
 for _op, _planes in (("NV12toRGB", 2), ("NV12toBGR", 2), ("I420toRGB", 3), ("I420toBGR", 3)):
     _color_case(_op, _planes)
+
+# -- stimulus cases (issue #20: sizes, values, element types, dynamic shapes; see ovconform.opcases.stimulus)
+
+def _stim_interp(version: int, label: str, shape: tuple[int, ...], sizes: tuple[int, int], mode: str,
+                 et: Type = Type.f32, *, shapes: tuple[tuple[int, ...], ...] = ()) -> Any:
+    """Interpolate of the last two axes to ``sizes`` (nearest: exactly twice the input, asymmetric
+    coordinates and floor, so no output lies on a rounding decision). Interpolate-4's scales input
+    (unused with ``sizes``) is the first shape's."""
+    first = shape
+
+    def build(shape: tuple[int, ...] = shape) -> OpCase:
+        b = S.StimulusBuilder(S.seed_of("Interpolate", version, label))
+        x = b.param("image", S.cast(b.rng.uniform(-4, 4, shape), et), et)
+        coords, nearest = ("asymmetric", "floor") if mode == "nearest" else ("half_pixel", "round_prefer_floor")
+        axes = b.const(np.array([2, 3], np.int64))
+        if version == 11:
+            node = opset.interpolate(x, b.const(np.array(sizes, np.int64)), mode, "sizes", [0] * 4, [0] * 4, coords,
+                                     nearest, axes=axes)
+        else:
+            scales = b.const(np.array([sizes[0] / first[2], sizes[1] / first[3]], np.float32))
+            node = opset.interpolate_v4(x, b.const(np.array(sizes, np.int64)), scales, mode, "sizes", [0] * 4,
+                                        [0] * 4, coords, nearest, axes=axes)
+        return b.finish("Interpolate", version, node, f"{mode} to sizes {sizes} of the last two axes.")
+
+    if shapes:
+        return lambda: S.dynamic_case([build(s) for s in shapes], note=f"dynamic mode: shapes {list(shapes)}")
+    return build
+
+
+def _stimulus_interpolate(version: int) -> None:
+    op = "Interpolate"
+
+    def recipe() -> Iterable[S.Stimulus]:
+        big = (1, 3, S.LARGE_SPATIAL, S.LARGE_SPATIAL)
+        for mode in ("linear", "cubic", "nearest"):
+            yield S.Stimulus(op, version, f"{mode}-hw56", "large", "ordinary", Type.f32,
+                             _stim_interp(version, f"{mode}-hw56", big, (112, 112), mode))
+            yield S.Stimulus(op, version, f"{mode}-w65", "remainder", "ordinary", Type.f32,
+                             _stim_interp(version, f"{mode}-w65", (1, 4, 5, 65), (10, 130) if mode == "nearest"
+                                          else (9, 129), mode))
+        for et in (Type.f16, Type.bf16, Type.f64):
+            yield S.Stimulus(op, version, f"{et.name}-linear-w65", "remainder", "ordinary", et,
+                             _stim_interp(version, f"{et.name}-linear-w65", (1, 4, 5, 65), (9, 129), "linear", et),
+                             Depth.STANDARD if et == Type.f16 else Depth.EXHAUSTIVE)
+        yield S.Stimulus(op, version, "dynamic", "remainder", "ordinary", Type.f32,
+                         _stim_interp(version, "dynamic", (1, 3, 7, 7), (17, 17), "linear",
+                                      shapes=((1, 3, 7, 7), (2, 3, 9, 33), (3, 3, 13, 65))), dynamic=True)
+
+    S.register_stimuli(op, version)(recipe)
+
+
+_stimulus_interpolate(4)
+_stimulus_interpolate(11)

@@ -20,6 +20,7 @@ their range. What the cases keep away from, and why:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -28,7 +29,9 @@ from hypothesis import strategies as st
 from ovconform import opset
 from ovconform.ir import Type
 from ovconform.opcases import OpCase, register_case
+from ovconform.opcases import stimulus as S
 from ovconform.opcases._draw import AXES_TYPES, FLOATS, CaseBuilder, Draw, draw_axes, draw_seed, draw_shape
+from ovconform.opcases.depth import Depth
 
 EPS = (1e-9, 1e-6, 1e-3, 0.1, 1.0)
 
@@ -154,3 +157,54 @@ def case_grn(draw: Draw[Any]) -> OpCase:
     b = CaseBuilder(draw_seed(draw))
     data, _ = _data(draw, b, shape, away_from_zero=True, et=et)
     return b.finish("GRN", 1, opset.grn(data, bias))
+
+# -- stimulus cases (issue #20: sizes, values, element types, dynamic shapes; see ovconform.opcases.stimulus)
+
+def _stim_norm(op: str, label: str, shape: tuple[int, ...], axes: list[int], et: Type = Type.f32, *,
+               kind: str = "ordinary", shapes: tuple[tuple[int, ...], ...] = ()) -> Any:
+    version = 6 if op == "MVN" else 1
+
+    def build(shape: tuple[int, ...] = shape) -> OpCase:
+        b = S.StimulusBuilder(S.seed_of(op, version, label))
+        values = b.rng.uniform(-2, 2, shape)
+        note = "values in [-2, 2]."
+        if kind == "offset":  # a large mean: the variance must come from x - mean, not E[x²] - E[x]²
+            values = 20.0 + b.rng.normal(0, 1, shape)
+            note = "mean 20, standard deviation 1: E[x²] - E[x]² in f32 loses most of the variance's digits."
+        x = b.param("data", S.cast(values, et), et)
+        axes_node = b.const(np.array(axes, np.int64))
+        node = (opset.mvn(x, axes_node, True, 1e-6, "inside_sqrt") if op == "MVN"
+                else opset.normalize_l2(x, axes_node, 1e-6, "add"))
+        return b.finish(op, version, node, note)
+
+    if shapes:
+        return lambda: S.dynamic_case([build(s) for s in shapes], note=f"dynamic mode: shapes {list(shapes)}")
+    return build
+
+
+def _stimulus_norm(op: str) -> None:
+    version = 6 if op == "MVN" else 1
+
+    def recipe() -> Iterable[S.Stimulus]:
+        for n in S.REMAINDERS:
+            yield S.Stimulus(op, version, f"axis{n}", "remainder", "ordinary", Type.f32,
+                             _stim_norm(op, f"axis{n}", (5, n), [1]), S.remainder_depth(n))
+        yield S.Stimulus(op, version, "hw56", "large", "long-reduction", Type.f32,
+                         _stim_norm(op, "hw56", (1, 8, S.LARGE_SPATIAL, S.LARGE_SPATIAL), [2, 3]))
+        yield S.Stimulus(op, version, "long4096", "large", "long-reduction", Type.f32,
+                         _stim_norm(op, "long4096", (17, S.LONG_REDUCTION), [1]))
+        if op == "MVN":
+            yield S.Stimulus(op, version, "offset-mean", "remainder", "cancellation", Type.f32,
+                             _stim_norm(op, "offset-mean", (5, 257), [1], kind="offset"))
+        for et in (Type.f16, Type.bf16, Type.f64):
+            yield S.Stimulus(op, version, f"{et.name}-axis65", "remainder", "ordinary", et,
+                             _stim_norm(op, f"{et.name}-axis65", (5, 65), [1], et),
+                             Depth.STANDARD if et == Type.f16 else Depth.EXHAUSTIVE)
+        yield S.Stimulus(op, version, "dynamic", "remainder", "ordinary", Type.f32,
+                         _stim_norm(op, "dynamic", (1, 7), [1], shapes=((1, 7), (3, 65), (5, 129))), dynamic=True)
+
+    S.register_stimuli(op, version)(recipe)
+
+
+_stimulus_norm("MVN")
+_stimulus_norm("NormalizeL2")
