@@ -325,3 +325,38 @@ def _stimulus_softmax(op: str, version: int) -> None:
 _stimulus_softmax("Softmax", 1)
 _stimulus_softmax("Softmax", 8)
 _stimulus_softmax("LogSoftmax", 5)
+
+
+def _stim_prelu(label: str, shape: tuple[int, ...], slope_len: int, et: Type = Type.f32, kind: str = "ordinary",
+                shapes: tuple[tuple[int, ...], ...] = ()) -> Any:
+    """PRelu with a Constant 1-D slope of the channel dimension's size (axis 1, the spec's channel
+    broadcast; for rank 2 also numpy's)."""
+    def build(shape: tuple[int, ...] = shape) -> OpCase:
+        b = S.StimulusBuilder(S.seed_of("PRelu", 1, label))
+        slope = S.cast(np.random.default_rng(S.seed_of("PRelu", 1, label + "/slope")).uniform(-2, 2, slope_len), et)
+        if kind == "special":
+            x = S.with_specials(b.rng, b.rng.uniform(-10, 10, shape), et, ("nan", "inf", "-inf", "-0"))
+        else:
+            x = S.cast(b.rng.uniform(-10, 10, shape), et) if et.is_real() else b.uniform(shape, et, -10, 10)
+        return b.finish("PRelu", 1, opset.prelu(b.param("x", x, et), b.const(slope, et)), "slope per channel.")
+
+    if shapes:
+        return lambda: S.dynamic_case([build(s) for s in shapes], note=f"dynamic mode: shapes {list(shapes)}")
+    return build
+
+
+@S.register_stimuli("PRelu", 1)
+def _stimulus_prelu() -> Iterable[S.Stimulus]:
+    op, f32 = "PRelu", Type.f32
+    for n in S.REMAINDERS:
+        yield S.Stimulus(op, 1, f"c{n}", "remainder", "ordinary", f32, _stim_prelu(f"c{n}", (3, n), n),
+                         S.remainder_depth(n))
+    yield S.Stimulus(op, 1, "large", "large", "ordinary", f32, _stim_prelu("large", (2, 32771), 32771))
+    yield S.Stimulus(op, 1, "special-f32", "remainder", "special", f32,
+                     _stim_prelu("special-f32", (4, 33), 33, kind="special"))
+    for et in (Type.f16, Type.bf16, Type.f64):  # ovconform's PRelu takes floating-point data
+        depth = Depth.STANDARD if et in (Type.f16, Type.bf16) else Depth.EXHAUSTIVE
+        yield S.Stimulus(op, 1, f"{et.name}-c65", "remainder", "ordinary", et,
+                         _stim_prelu(f"{et.name}-c65", (3, 65), 65, et), depth)
+    yield S.Stimulus(op, 1, "dynamic", "remainder", "ordinary", f32,
+                     _stim_prelu("dynamic", (1, 17), 17, shapes=((1, 17), (3, 17), (9, 17))), dynamic=True)

@@ -238,7 +238,17 @@ SR.register_unary({
 })
 
 
+def _stim_power(b: S.StimulusBuilder, sa: tuple[int, ...], sb: tuple[int, ...],
+                et: Type) -> tuple[np.ndarray, np.ndarray]:
+    """Positive float bases, exponents in [-2, 2]; integer bases in [-4, 4] (unsigned [0, 4]) with
+    exponents 0..3, so the result stays in every type."""
+    if et.is_real():
+        return b.uniform(sa, et, 0.1, 3), b.uniform(sb, et, -2, 2)
+    return b.uniform(sa, et, -4 if et.is_signed() else 0, 4), b.uniform(sb, et, 0, 3)
+
+
 SR.register_binary({
+    ("Power", 1): {"types": S.NUMERIC, "gen": _stim_power},
     ("Add", 1): {"types": S.NUMERIC, "gen": SR.bounded(-100, 100, SR.NARROW_ADD), "specials": SR.ALL_SPECIALS},
     ("Subtract", 1): {"types": S.NUMERIC, "gen": SR.subtract_gen, "specials": SR.ALL_SPECIALS},
     ("Multiply", 1): {"types": S.NUMERIC, "gen": SR.bounded(-11, 11, SR.NARROW_MUL), "specials": SR.ALL_SPECIALS},

@@ -8,6 +8,7 @@ requires it).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 from ovconform import opset
 from ovconform.ir import Type
 from ovconform.opcases import OpCase, register_case
+from ovconform.opcases import stimulus as S
 from ovconform.opcases._draw import NUMERIC, CaseBuilder, Draw, draw_broadcast_shapes, draw_seed, draw_shape
 from ovconform.opcases._draw_index import DATA_TYPES, INDEX_TYPES, draw_type, values
 
@@ -70,3 +72,49 @@ def case_bucketize(draw: Draw[Any]) -> OpCase:
     buckets = b.input("buckets", edges, as_constant=draw(st.booleans()))
     node = opset.bucketize(b.param("data", data), buckets, draw(st.sampled_from(INDEX_TYPES)), draw(st.booleans()))
     return b.finish("Bucketize", 3, node, "buckets are sorted ascending (the spec requires it).")
+
+# -- stimulus cases (issue #20: sizes, values, element types, dynamic shapes; see ovconform.opcases.stimulus)
+
+def _stim_select(label: str, shapes: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], et: Type = Type.f32,
+                 kind: str = "ordinary", dynamic: tuple[tuple[int, ...], ...] = ()) -> Callable[[], OpCase]:
+    def build(first: tuple[int, ...] = shapes[0]) -> OpCase:
+        b = S.StimulusBuilder(S.seed_of("Select", 1, label))
+        sc, st_, se = (first if dynamic else shapes[0]), shapes[1], shapes[2]
+        if dynamic:
+            st_ = se = first
+        then = b.uniform(st_, et, -100, 100) if et != Type.boolean else b.uniform(st_, et, 0, 1)
+        other = b.uniform(se, et, -100, 100) if et != Type.boolean else b.uniform(se, et, 0, 1)
+        if kind == "special":
+            then = S.with_specials(b.rng, b.rng.uniform(-100, 100, st_), et, ("nan", "inf", "-inf", "-0"))
+        cond = b.param("cond", b.rng.random(sc) < 0.5, Type.boolean)
+        node = opset.select(cond, b.param("then", then, et), b.param("else", other, et))
+        return b.finish("Select", 1, node, "values pass through unchanged (NaN and ±inf too).")
+
+    if dynamic:
+        return lambda: S.dynamic_case([build(s) for s in dynamic], note=f"dynamic mode: shapes {list(dynamic)}")
+    return build
+
+
+@S.register_stimuli("Select", 1)
+def _stimulus_select() -> Iterable[S.Stimulus]:
+    op, f32 = "Select", Type.f32
+    for n in S.REMAINDERS:
+        s = (3, n)
+        yield S.Stimulus(op, 1, f"n{n}", "remainder", "ordinary", f32, _stim_select(f"n{n}", (s, s, s)),
+                         S.remainder_depth(n))
+    yield S.Stimulus(op, 1, "bcast-row63", "remainder", "ordinary", f32,
+                     _stim_select("bcast-row63", ((1, 63), (3, 63), ())))
+    yield S.Stimulus(op, 1, "bcast-col63", "remainder", "ordinary", f32,
+                     _stim_select("bcast-col63", ((3, 63), (3, 1), (1, 63))))
+    yield S.Stimulus(op, 1, "large", "large", "ordinary", f32,
+                     _stim_select("large", ((2, 32771), (2, 32771), (2, 32771))))
+    yield S.Stimulus(op, 1, "special-f32", "remainder", "special", f32,
+                     _stim_select("special-f32", ((4, 33), (4, 33), (4, 33)), kind="special"))
+    for et in (*S.NUMERIC, Type.boolean):
+        if et != f32:
+            s = (3, 65)
+            yield S.Stimulus(op, 1, f"{et.name}-n65", "remainder", "ordinary", et,
+                             _stim_select(f"{et.name}-n65", (s, s, s), et))
+    yield S.Stimulus(op, 1, "dynamic", "remainder", "ordinary", f32,
+                     _stim_select("dynamic", ((1, 7), (1, 7), (1, 7)), dynamic=((1, 7), (3, 65), (5, 129))),
+                     dynamic=True)

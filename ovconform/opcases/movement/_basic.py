@@ -6,13 +6,16 @@ Every case is valid for OpenVINO CPU as well as for the spec.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
 from hypothesis import strategies as st
 
-from ovconform.ir import make_node
+from ovconform import opset
+from ovconform.ir import Type, make_node
 from ovconform.opcases import OpCase, register_case
+from ovconform.opcases import stimulus as S
 from ovconform.opcases._draw_dynamic import CaseBuilder, Draw, draw_axis, draw_shape, draw_type, random_array
 from ovconform.opset import concat, constant, split, transpose, variadic_split
 
@@ -242,3 +245,108 @@ def broadcast_1_case(draw: Draw) -> OpCase:
 @register_case("Broadcast", 3)
 def broadcast_3_case(draw: Draw) -> OpCase:
     return _broadcast_case(draw, 3)
+
+# -- stimulus cases (issue #20: sizes, values, element types, dynamic shapes; see ovconform.opcases.stimulus)
+
+#: The element types of the data-movement stimulus (they copy bits: every type).
+_STIM_TYPES = (*S.NUMERIC, Type.boolean)
+
+
+def _stim_values(b: S.StimulusBuilder, shape: tuple[int, ...], et: Type) -> np.ndarray:
+    return b.uniform(shape, et, -100, 100) if et != Type.boolean else b.uniform(shape, et, 0, 1)
+
+
+def _stim_case(op: str, version: int, label: str, make: Callable[[S.StimulusBuilder, tuple[int, ...]], Any],
+               shape: tuple[int, ...], shapes: tuple[tuple[int, ...], ...] = ()) -> Callable[[], OpCase]:
+    """``make(builder, shape)`` returns the op node; a dynamic case builds it at each of ``shapes``."""
+    def build(shape: tuple[int, ...] = shape) -> OpCase:
+        b = S.StimulusBuilder(S.seed_of(op, version, label))
+        return b.finish(op, version, make(b, shape), "values in [-100, 100]; indices in range.")
+
+    if shapes:
+        return lambda: S.dynamic_case([build(s) for s in shapes], note=f"dynamic mode: shapes {list(shapes)}")
+    return build
+
+
+def _stim_transpose(et: Type, order: list[int]) -> Callable[[S.StimulusBuilder, tuple[int, ...]], Any]:
+    return lambda b, shape: transpose(b.param("data", _stim_values(b, shape, et), et), b.const(np.array(order)))
+
+
+def _stim_concat(et: Type, other: tuple[int, ...], axis: int) -> Callable[[S.StimulusBuilder, tuple[int, ...]], Any]:
+    def make(b: S.StimulusBuilder, shape: tuple[int, ...]) -> Any:
+        second = tuple(shape[i] if i != axis and other[i] < 0 else abs(other[i]) for i in range(len(shape)))
+        return concat([b.param("a", _stim_values(b, shape, et), et), b.param("b", _stim_values(b, second, et), et)],
+                      axis)
+
+    return make
+
+
+def _stim_gather(et: Type, indices: tuple[int, ...], axis: int, batch_dims: int = 0,
+                 index_range: int | None = None) -> Callable[[S.StimulusBuilder, tuple[int, ...]], Any]:
+    def make(b: S.StimulusBuilder, shape: tuple[int, ...]) -> Any:
+        n = index_range or shape[axis]
+        rng = np.random.default_rng(S.seed_of("Gather", 8, f"{indices}/{axis}"))  # the same for every shape
+        idx = rng.integers(-n, n, indices).astype(np.int64)  # Gather-8: negative indices count from the end
+        return opset.gather(b.param("data", _stim_values(b, shape, et), et), b.const(idx), b.const(np.array(axis)),
+                            batch_dims)
+
+    return make
+
+
+@S.register_stimuli("Transpose", 1)
+def _stimulus_transpose() -> Iterable[S.Stimulus]:
+    op, f32 = "Transpose", Type.f32
+    for n in S.REMAINDERS:
+        yield S.Stimulus(op, 1, f"n{n}", "remainder", "ordinary", f32,
+                         _stim_case(op, 1, f"n{n}", _stim_transpose(f32, [2, 0, 1]), (3, 5, n)), S.remainder_depth(n))
+    yield S.Stimulus(op, 1, "nchw-nhwc-c17", "remainder", "ordinary", f32,
+                     _stim_case(op, 1, "nchw-nhwc-c17", _stim_transpose(f32, [0, 2, 3, 1]), (1, 17, 9, 65)))
+    yield S.Stimulus(op, 1, "large", "large", "ordinary", f32,
+                     _stim_case(op, 1, "large", _stim_transpose(f32, [1, 0]), (256, 257)))
+    for et in _STIM_TYPES:
+        if et != f32:
+            yield S.Stimulus(op, 1, f"{et.name}-n65", "remainder", "ordinary", et,
+                             _stim_case(op, 1, f"{et.name}-n65", _stim_transpose(et, [2, 0, 1]), (3, 5, 65)))
+    yield S.Stimulus(op, 1, "dynamic", "remainder", "ordinary", f32,
+                     _stim_case(op, 1, "dynamic", _stim_transpose(f32, [2, 0, 1]), (1, 5, 7),
+                                ((1, 5, 7), (3, 5, 65), (5, 5, 129))), dynamic=True)
+
+
+@S.register_stimuli("Concat", 1)
+def _stimulus_concat() -> Iterable[S.Stimulus]:
+    op, f32 = "Concat", Type.f32
+    for n in S.REMAINDERS:
+        yield S.Stimulus(op, 1, f"n{n}", "remainder", "ordinary", f32,
+                         _stim_case(op, 1, f"n{n}", _stim_concat(f32, (-1, 17), 1), (3, n)), S.remainder_depth(n))
+    yield S.Stimulus(op, 1, "axis0-n65", "remainder", "ordinary", f32,
+                     _stim_case(op, 1, "axis0-n65", _stim_concat(f32, (7, -1), 0), (65, 65)))
+    yield S.Stimulus(op, 1, "large", "large", "ordinary", f32,
+                     _stim_case(op, 1, "large", _stim_concat(f32, (-1, 65), 1), (2, 32771)))
+    for et in _STIM_TYPES:
+        if et != f32:
+            yield S.Stimulus(op, 1, f"{et.name}-n65", "remainder", "ordinary", et,
+                             _stim_case(op, 1, f"{et.name}-n65", _stim_concat(et, (-1, 17), 1), (3, 65)))
+    yield S.Stimulus(op, 1, "dynamic", "remainder", "ordinary", f32,
+                     _stim_case(op, 1, "dynamic", _stim_concat(f32, (-1, 17), 1), (1, 7),
+                                ((1, 7), (3, 65), (5, 129))), dynamic=True)
+
+
+@S.register_stimuli("Gather", 8)
+def _stimulus_gather() -> Iterable[S.Stimulus]:
+    op, f32 = "Gather", Type.f32
+    for n in S.REMAINDERS:
+        yield S.Stimulus(op, 8, f"n{n}", "remainder", "ordinary", f32,
+                         _stim_case(op, 8, f"n{n}", _stim_gather(f32, (17,), 0), (n, 33)), S.remainder_depth(n))
+    yield S.Stimulus(op, 8, "axis1-n65", "remainder", "ordinary", f32,
+                     _stim_case(op, 8, "axis1-n65", _stim_gather(f32, (3, 9), 1), (5, 65)))
+    yield S.Stimulus(op, 8, "batch-n65", "remainder", "ordinary", f32,
+                     _stim_case(op, 8, "batch-n65", _stim_gather(f32, (3, 9), 1, 1), (3, 65, 5)))
+    yield S.Stimulus(op, 8, "large", "large", "ordinary", f32,
+                     _stim_case(op, 8, "large", _stim_gather(f32, (1000,), 0), (257, 256)))
+    for et in _STIM_TYPES:
+        if et != f32:
+            yield S.Stimulus(op, 8, f"{et.name}-n65", "remainder", "ordinary", et,
+                             _stim_case(op, 8, f"{et.name}-n65", _stim_gather(et, (17,), 0), (65, 33)))
+    yield S.Stimulus(op, 8, "dynamic", "remainder", "ordinary", f32,
+                     _stim_case(op, 8, "dynamic", _stim_gather(f32, (17,), 0, index_range=7), (7, 33),
+                                ((7, 33), (65, 33), (129, 33))), dynamic=True)
