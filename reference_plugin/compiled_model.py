@@ -176,7 +176,7 @@ class Program:
             for index, entry in self.schedule if timed else self._untimed:
                 if check is not None:
                     check()
-                if entry.__class__ is Chain:
+                if isinstance(entry, Chain):
                     dest = None
                     if outputs is not None and (k := self._direct.get(id(entry))) is not None:
                         dest = self._destination(entry, k, outputs, inputs, state)
@@ -189,7 +189,9 @@ class Program:
                     else:
                         if entry.param_index is not None:
                             outs = (entry.kernel.bind(inputs[entry.param_index]),)  # type: ignore[attr-defined]
-                        elif entry.inplace is None or (outs := entry.inplace.run(entry, values)) is None:
+                        elif entry.inplace is not None and (done := entry.inplace.run(entry, values)) is not None:
+                            outs = done
+                        else:
                             outs = entry.kernel.run_trusted([values[s] for s in entry.reads], ctx)
                         if entry.rounds:
                             outs = self._rounded(entry, outs)
@@ -280,7 +282,7 @@ class ReferenceCompiledModel(CompiledModel):
         self._perf = _PerfStats(len(self._program.steps))
         self._workers: StreamWorkers | None = None
         if self.config.get(RP.PROCESS_STREAMS):
-            xml, weights = ovconform.serialize(model)  # type: ignore[misc]
+            xml, weights = ovconform.serialize(model)
             streams = self.config.get(P.NUM_STREAMS)
             self._workers = StreamWorkers(xml, weights, precision, streams, threads_per_stream(streams),
                                           start=self._start_workers)
@@ -333,7 +335,7 @@ class ReferenceCompiledModel(CompiledModel):
 
     # -- export and runtime model ---------------------------------------------------------------
     def _export(self) -> bytes:
-        xml, weights = ovconform.serialize(self._model)  # type: ignore[misc]
+        xml, weights = ovconform.serialize(self._model)
         config = {name: P.to_string(value) for name, value in self.config.values().items()}
         return pack(Blob(type(self.plugin).device_name, self.plugin.get_property(P.DEVICE_ARCHITECTURE),
                          xml, weights, config, f"ovconform {ovconform.__version__}"))
