@@ -371,7 +371,7 @@ def _save(path: Path, value: Expected) -> None:
     arrays["layout"] = np.frombuffer(json.dumps(layout).encode(), np.uint8)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
-    np.savez(tmp, **arrays)
+    np.savez(tmp, allow_pickle=False, **arrays)
     os.replace(tmp, path)
 
 
