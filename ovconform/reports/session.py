@@ -107,7 +107,7 @@ class ConformanceReport:
         markexpr = str(self.config.getoption("markexpr", "") or "")
         self.collection = Collection.of(self._collected, list(session.items), markexpr)
         self._collected = []
-        if self.journal is not None and self.active:
+        if self.journal is not None:
             self.journal.write("collection", **self.collection.to_entry())
 
     @pytest.hookimpl(optionalhook=True)
@@ -118,9 +118,11 @@ class ConformanceReport:
             self.collection = journal.read_collection(folder / f"{node.workerinput['workerid']}{journal.SUFFIX}")
 
     def _meta(self, nodeid: str) -> DeviceTest | None:
-        """The collected metadata of a device test (by pytest node id), or None for other tests."""
-        if self.collection is not None:
-            return self.collection.tests.get(nodeid)
+        """The collected metadata of a device test (by pytest node id), or None for other tests. Without
+        the collection (no journal to read it from), the device from the node id, entity unknown."""
+        meta = self.collection.tests.get(nodeid) if self.collection is not None else None
+        if meta is not None:
+            return meta
         device = self._device_in(nodeid)
         return None if device is None else unknown_meta(nodeid, device, self.config.rootpath)
 
