@@ -122,7 +122,7 @@ def test_every_case_strategy_is_in_the_case_module_of_its_family(origins: dict[s
 
 def test_the_op_tests_are_named_after_the_families() -> None:
     machinery = {"test_families", "test_builders", "test_coverage", "test_op_suite", "test_opcases_core",
-                 "test_opcases_dynamic", "test_op_kernel_faults"}
+                 "test_opcases_dynamic", "test_op_kernel_faults", "test_stimulus"}
     names = {p.stem for p in OPS_DIR.glob("test_*.py")}
     strays = sorted(names - machinery - {f"test_{family}" for family in FAMILIES})
     assert not strays, f"test files in tests/ops named after neither a family nor the op machinery: {strays}"
