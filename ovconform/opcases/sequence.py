@@ -84,12 +84,13 @@ class _Draws:
     def weight(self, name: str, shape: list[int]) -> Node:
         return self.b.input(name, self.b.uniform(shape, self.et, -1, 1), self.draw(st.booleans()))
 
-    def weights(self) -> list[Node]:
+    def weights(self) -> tuple[Node, Node, Node]:
+        """``W``, ``R`` and ``B``, drawn in that order."""
         gates = GATES[self.kind] * self.hidden
         bias = (4 if self.lbr else GATES[self.kind]) * self.hidden
         lead = [self.num_dir] if self.sequence else []
-        return [self.weight("W", [*lead, gates, self.input_size]), self.weight("R", [*lead, gates, self.hidden]),
-                self.weight("B", [*lead, bias])]
+        return (self.weight("W", [*lead, gates, self.input_size]), self.weight("R", [*lead, gates, self.hidden]),
+                self.weight("B", [*lead, bias]))
 
     def data(self, name: str, shape: list[int]) -> Node:
         return self.b.param(name, self.b.uniform(shape, self.et, -2, 2))
@@ -101,68 +102,71 @@ class _Draws:
         return out
 
 
-def _cell(draw: Draw[Any], kind: str) -> tuple[_Draws, list[Node]]:
+def _cell(draw: Draw[Any], kind: str) -> tuple[_Draws, list[Node], tuple[Node, Node, Node]]:
+    """The draws, the data inputs ``X``, ``H`` (and ``C`` for LSTM) and the weights ``W``, ``R``, ``B``."""
     d = _Draws(draw, kind, sequence=False)
     states = [d.data("X", [d.batch, d.input_size]), d.data("H", [d.batch, d.hidden])]
     if kind == "LSTM":
         states.append(d.data("C", [d.batch, d.hidden]))
-    return d, states + d.weights()
+    return d, states, d.weights()
 
 
 @register_case("RNNCell", 1)
 def case_rnn_cell(draw: Draw[Any]) -> OpCase:
-    d, inputs = _cell(draw, "RNN")
-    return d.b.finish("RNNCell", 1, opset.rnn_cell(*inputs, d.hidden, **d.attrs()), NOTE)
+    d, (x, h), (w, r, bias) = _cell(draw, "RNN")
+    return d.b.finish("RNNCell", 1, opset.rnn_cell(x, h, w, r, bias, d.hidden, **d.attrs()), NOTE)
 
 
 @register_case("GRUCell", 3)
 def case_gru_cell(draw: Draw[Any]) -> OpCase:
-    d, inputs = _cell(draw, "GRU")
-    return d.b.finish("GRUCell", 3, opset.gru_cell(*inputs, d.hidden, **d.attrs()), NOTE)
+    d, (x, h), (w, r, bias) = _cell(draw, "GRU")
+    return d.b.finish("GRUCell", 3, opset.gru_cell(x, h, w, r, bias, d.hidden, **d.attrs()), NOTE)
 
 
 @register_case("LSTMCell", 4)
 def case_lstm_cell_4(draw: Draw[Any]) -> OpCase:
-    d, inputs = _cell(draw, "LSTM")
-    return d.b.finish("LSTMCell", 4, opset.lstm_cell(*inputs, d.hidden, **d.attrs()), NOTE)
+    d, (x, h, c), (w, r, bias) = _cell(draw, "LSTM")
+    return d.b.finish("LSTMCell", 4, opset.lstm_cell(x, h, c, w, r, bias, d.hidden, **d.attrs()), NOTE)
 
 
 @register_case("LSTMCell", 1)
 def case_lstm_cell_1(draw: Draw[Any]) -> OpCase:
-    d, inputs = _cell(draw, "LSTM")
-    node = opset.lstm_cell(*inputs, d.hidden, **d.attrs(), version=1)
+    d, (x, h, c), (w, r, bias) = _cell(draw, "LSTM")
+    node = opset.lstm_cell(x, h, c, w, r, bias, d.hidden, **d.attrs(), version=1)
     return d.b.finish("LSTMCell", 1, node, NOTE)
 
 
-def _sequence(draw: Draw[Any], kind: str) -> tuple[_Draws, list[Node]]:
+def _sequence(draw: Draw[Any], kind: str) -> tuple[_Draws, list[Node], Node, tuple[Node, Node, Node]]:
+    """The draws, the data inputs ``X``, ``H`` (and ``C`` for LSTM), ``sequence_lengths`` and the
+    weights ``W``, ``R``, ``B``."""
     d = _Draws(draw, kind, sequence=True)
-    inputs = [d.data("X", [d.batch, d.steps, d.input_size]), d.data("H", [d.batch, d.num_dir, d.hidden])]
+    states = [d.data("X", [d.batch, d.steps, d.input_size]), d.data("H", [d.batch, d.num_dir, d.hidden])]
     if kind == "LSTM":
-        inputs.append(d.data("C", [d.batch, d.num_dir, d.hidden]))
+        states.append(d.data("C", [d.batch, d.num_dir, d.hidden]))
     lengths_type = draw(st.sampled_from((Type.i32, Type.i64)))
     lengths = d.b.integers([d.batch], lengths_type, 1, d.steps)
-    inputs.append(d.b.input("sequence_lengths", lengths, draw(st.booleans())))
-    return d, inputs + d.weights()
+    seq_lengths = d.b.input("sequence_lengths", lengths, draw(st.booleans()))
+    return d, states, seq_lengths, d.weights()
 
 
 @register_case("RNNSequence", 5)
 def case_rnn_sequence(draw: Draw[Any]) -> OpCase:
-    d, inputs = _sequence(draw, "RNN")
-    node = opset.rnn_sequence(*inputs, d.hidden, d.direction, **d.attrs())
+    d, (x, h), lengths, (w, r, bias) = _sequence(draw, "RNN")
+    node = opset.rnn_sequence(x, h, lengths, w, r, bias, d.hidden, d.direction, **d.attrs())
     return d.b.finish("RNNSequence", 5, node, NOTE)
 
 
 @register_case("GRUSequence", 5)
 def case_gru_sequence(draw: Draw[Any]) -> OpCase:
-    d, inputs = _sequence(draw, "GRU")
-    node = opset.gru_sequence(*inputs, d.hidden, d.direction, **d.attrs())
+    d, (x, h), lengths, (w, r, bias) = _sequence(draw, "GRU")
+    node = opset.gru_sequence(x, h, lengths, w, r, bias, d.hidden, d.direction, **d.attrs())
     return d.b.finish("GRUSequence", 5, node, NOTE)
 
 
 @register_case("LSTMSequence", 5)
 def case_lstm_sequence(draw: Draw[Any]) -> OpCase:
-    d, inputs = _sequence(draw, "LSTM")
-    node = opset.lstm_sequence(*inputs, d.hidden, d.direction, **d.attrs())
+    d, (x, h, c), lengths, (w, r, bias) = _sequence(draw, "LSTM")
+    node = opset.lstm_sequence(x, h, c, lengths, w, r, bias, d.hidden, d.direction, **d.attrs())
     return d.b.finish("LSTMSequence", 5, node, NOTE)
 
 
@@ -215,10 +219,11 @@ def case_ctc_loss(draw: Draw[Any]) -> OpCase:
     classes = np.array([k for k in range(c) if k != blank])
     labels = classes[b.rng.integers(0, classes.size, (n, t))]
     logits = b.param("logits", b.uniform((n, t, c), et, -3, 3))
-    nodes = [b.param(name, value.astype(dtype)) for name, value in
-             (("logit_length", logit_length), ("labels", labels), ("label_length", label_length))]
+    logit_node, labels_node, label_node = [b.param(name, value.astype(dtype)) for name, value in
+                                           (("logit_length", logit_length), ("labels", labels),
+                                            ("label_length", label_length))]
     blank_node = b.const(np.array(blank, dtype)) if explicit_blank else None
-    return b.finish("CTCLoss", 4, opset.ctc_loss(logits, *nodes, blank_node, *flags))
+    return b.finish("CTCLoss", 4, opset.ctc_loss(logits, logit_node, labels_node, label_node, blank_node, *flags))
 
 
 ONE_HOT_TYPES = (Type.f32, Type.f16, Type.i32, Type.i64, Type.i8, Type.u8)
@@ -235,7 +240,8 @@ def _one_hot(version: int) -> None:
         b = CaseBuilder(draw_seed(draw))
         indices = b.param("indices", b.integers(shape, idx_t, -depth - 1, depth))
         depth_node = b.input("depth", np.array(depth, draw(st.sampled_from(AXES_TYPES)).to_dtype()), not depth_param)
-        on = b.const(np.array(draw(st.integers(-5, 9)), out_t.to_dtype()) if out_t != Type.u8 else np.uint8(7))
+        on = b.const(np.array(draw(st.integers(-5, 9)), out_t.to_dtype()) if out_t != Type.u8
+                     else np.array(7, np.uint8))
         off = b.const(np.array(draw(st.integers(0, 3)), out_t.to_dtype()))
         node = opset.one_hot(indices, depth_node, on, off, axis, mode, version=version)
         return b.finish("OneHot", version, node)
