@@ -94,17 +94,19 @@ OWN_PROPERTY = [(P.PERF_COUNT, (True, False)), (P.PERFORMANCE_HINT, ("THROUGHPUT
 def test_set_property_plugin_exists(ov_core: Any, ov_device_name: str) -> None:
     """CoreThreadingTest.smoke_SetProperty_PluginExists: 4 threads call set_property on the existing
     plugin, each writing its own property (PERF_COUNT, PERFORMANCE_HINT, EXECUTION_MODE_HINT,
-    PERFORMANCE_HINT_NUM_REQUESTS) and reading it back at once: no other thread writes that
-    property, so each read sees its own last write (no lost update), and so do the reads after."""
+    PERFORMANCE_HINT_NUM_REQUESTS) in turn. No other thread writes that property, so before each
+    write (while the other threads wrote theirs) and after the last one it still holds this thread's
+    last value: an update another thread's set_property undid (a lost update) is seen."""
     ov_core.get_plugin(ov_device_name)
 
     def body(t: int, i: int) -> None:
         name, values = OWN_PROPERTY[t]
+        if i:
+            got = ov_core.get_property(ov_device_name, name)
+            if P.to_string(got) != P.to_string(P.parse_value(name, values[(i - 1) % 2])):
+                raise AssertionError(f"{name}={got!r}, but should be {values[(i - 1) % 2]!r}, the value this thread "
+                                     "set last (another thread's set_property undid the write)")
         ov_core.set_property(ov_device_name, {name: values[i % 2]})
-        got = ov_core.get_property(ov_device_name, name)
-        if P.to_string(got) != P.to_string(P.parse_value(name, values[i % 2])):
-            raise AssertionError(f"{name}={got!r} right after this thread set it, but should be {values[i % 2]!r} "
-                                 "(another thread's set_property undid the write)")
     _run_parallel(body, call(ov_device_name, "set_property", "<own property per thread>") + " from 4 threads")
     last = (ITERATIONS - 1) % 2
     for name, values in OWN_PROPERTY:
