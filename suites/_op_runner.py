@@ -1,8 +1,9 @@
 """Helpers of the op and model conformance suites: generate the cases, run a model on the device
 under test and on REFERENCE, compare under the tolerances, and check what query_model declares.
 
-* :func:`generate_cases` draws N cases of one op deterministically (hypothesis with
-  ``derandomize=True`` and no database), so every xdist worker collects and runs the same cases.
+* :func:`generate_cases` (:func:`ovconform.opcases.generate_cases`) draws N cases of one op
+  deterministically (hypothesis with ``derandomize=True`` and no database), so every xdist worker
+  collects and runs the same cases.
 * :func:`run_on_device` compiles with ``core.compile_model`` and infers (one or more steps, for
   stateful models); :func:`run_reference` evaluates on the REFERENCE kernels.
 * :func:`tolerance_for` gives the tolerance of one output: the default table, then the device's
@@ -40,7 +41,7 @@ import numpy as np
 from ovconform import Tensor
 from ovconform.categorical import SampleComparison, compare_samples, sample_space
 from ovconform.ir import Model, Node, Type, as_type, bf16_to_f32, constant_value, f32_to_bf16
-from ovconform.opcases import OpCase, case_strategy, same_draws_everywhere
+from ovconform.opcases import OpCase, generate_cases
 from ovconform.opcases.depth import DEFAULT_EXAMPLES as EXAMPLES_AT
 from ovconform.opcases.depth import Depth, depth_from_config
 from ovconform.opcases.stimulus import build_stimulus, stimuli
@@ -102,26 +103,6 @@ def examples_count(config: Any) -> int:
     if n < 1:
         raise pytest.UsageError(f"{source}={value!r}: the number of cases per op must be an integer >= 1.")
     return n
-
-
-@functools.cache
-def generate_cases(op_type: str, version: int, n: int) -> tuple[OpCase, ...]:
-    """The first ``n`` cases hypothesis draws for ``op_type``-``version`` with a fixed seed
-    (fewer when the strategy has fewer distinct cases)."""
-    from hypothesis import HealthCheck, Phase, given, settings
-
-    out: list[OpCase] = []
-
-    @settings(derandomize=True, max_examples=n, database=None, phases=[Phase.generate], deadline=None,
-              suppress_health_check=list(HealthCheck), print_blob=False)
-    @given(case_strategy(op_type, version))
-    def collect(case: OpCase) -> None:
-        if len(out) < n:
-            out.append(case)
-
-    with same_draws_everywhere():
-        collect()
-    return tuple(out)
 
 
 def ops_under_test(model: Model, op_type: str | None = None) -> list[Node]:

@@ -17,6 +17,7 @@ inputs).
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -111,3 +112,24 @@ def same_draws_everywhere() -> Iterator[None]:
     finally:
         providers._get_local_constants = original
         cache.clear()
+
+
+@functools.cache
+def generate_cases(op_type: str, version: int, n: int) -> tuple[OpCase, ...]:
+    """The first ``n`` cases hypothesis draws for ``op_type``-``version`` with a fixed seed (fewer
+    when the strategy has fewer distinct cases): the op suite's generated cases, the same in every
+    process (``derandomize``, no database, :func:`same_draws_everywhere`)."""
+    from hypothesis import HealthCheck, Phase, given, settings
+
+    out: list[OpCase] = []
+
+    @settings(derandomize=True, max_examples=n, database=None, phases=[Phase.generate], deadline=None,
+              suppress_health_check=list(HealthCheck), print_blob=False)
+    @given(case_strategy(op_type, version))
+    def collect(case: OpCase) -> None:
+        if len(out) < n:
+            out.append(case)
+
+    with same_draws_everywhere():
+        collect()
+    return tuple(out)

@@ -274,10 +274,9 @@ def stimulus_rows(depth: Any = "standard", examples: int | None = None) -> list[
     and the stimulus cases ``depth`` runs, with their size classes, value classes, element types
     and dynamic cases. Generated cases are of the tiny size class; their element types and special
     values come from the cases themselves (drawn as the op suite draws them)."""
-    from ovconform.opcases import all_case_keys
+    from ovconform.opcases import all_case_keys, generate_cases
     from ovconform.opcases.depth import DEFAULT_EXAMPLES, parse_depth
     from ovconform.opcases.stimulus import stimuli
-    from ovconform.suites._op_runner import generate_cases
 
     d = parse_depth(depth, "depth")
     n = examples or DEFAULT_EXAMPLES[d]
