@@ -46,9 +46,11 @@ def _range_case(draw: Draw[Any], version: int, in_types: tuple[Type, Type, Type]
     start, stop, step = _range_values(draw, integral)
     as_params = draw(st.booleans())
     b = CaseBuilder(draw_seed(draw))
-    inputs = [b.input(n, np.array(v, t.to_dtype()), not as_params)
-              for n, v, t in zip(("start", "stop", "step"), (start, stop, step), in_types, strict=True)]
-    node = opset.range_v1(*inputs) if version == 1 else opset.range(*inputs, out_t)
+    start_node, stop_node, step_node = [
+        b.input(n, np.array(v, t.to_dtype()), not as_params)
+        for n, v, t in zip(("start", "stop", "step"), (start, stop, step), in_types, strict=True)]
+    node = (opset.range_v1(start_node, stop_node, step_node) if version == 1
+            else opset.range(start_node, stop_node, step_node, out_t))
     return b.finish("Range", version, node)
 
 
@@ -79,10 +81,11 @@ def case_eye(draw: Draw[Any]) -> OpCase:
     batch = draw(st.one_of(st.none(), st.lists(st.integers(1, 3), min_size=1, max_size=2)))
     as_params = draw(st.booleans())
     b = CaseBuilder(draw_seed(draw))
-    counts = [b.input(n, np.array(v, idx_t.to_dtype()), not as_params)
-              for n, v in (("num_rows", rows), ("num_columns", cols), ("diagonal_index", diag))]
+    rows_node, cols_node, diag_node = [b.input(n, np.array(v, idx_t.to_dtype()), not as_params)
+                                       for n, v in (("num_rows", rows), ("num_columns", cols),
+                                                    ("diagonal_index", diag))]
     batch_node = None if batch is None else b.input("batch_shape", np.array(batch, idx_t.to_dtype()), not as_params)
-    return b.finish("Eye", 9, opset.eye(*counts, out_t, batch_node))
+    return b.finish("Eye", 9, opset.eye(rows_node, cols_node, diag_node, out_t, batch_node))
 
 
 #: f32 and i32 drawn twice as often: OpenVINO CPU follows the spec for them (see the deviations).
@@ -109,9 +112,9 @@ def case_random_uniform(draw: Draw[Any]) -> OpCase:
         high = low + draw(st.integers(1, 1000))
     b = CaseBuilder(draw_seed(draw))
     shape = b.const(np.array(dims, np.int64 if draw(st.booleans()) else np.int32))
-    bounds = [b.input(name, np.array(v, et.to_dtype()), draw(st.booleans())) for name, v in (("min", low),
-                                                                                             ("max", high))]
-    node = opset.random_uniform(shape, *bounds, et, global_seed, op_seed, alignment)
+    min_node, max_node = [b.input(name, np.array(v, et.to_dtype()), draw(st.booleans()))
+                          for name, v in (("min", low), ("max", high))]
+    node = opset.random_uniform(shape, min_node, max_node, et, global_seed, op_seed, alignment)
     return b.finish("RandomUniform", 8, node)
 
 

@@ -74,7 +74,9 @@ def case_fake_quantize(draw: Draw[Any]) -> OpCase:
     step = b.uniform(np.broadcast_shapes(shapes[2], shapes[3]), Type.f64, 0.5, 5)
     oh = (ol.astype(np.float64) + (-step if inverted else step)).astype(et.to_dtype())
     x = b.uniform(shape, et, -4, 5)
-    x = _off_boundaries(x, *np.broadcast_arrays(lo, hi)[:2], levels, et) if x.size else x
+    if x.size:
+        lo_full, hi_full = np.broadcast_arrays(lo, hi)
+        x = _off_boundaries(x, lo_full, hi_full, levels, et)
     data = b.param("x", x)
     node = opset.fake_quantize(data, b.const(lo), b.const(hi), b.const(ol), b.const(oh), levels)
     return b.finish("FakeQuantize", 1, node, "limits are Constants; no value sits on a rounding boundary.")

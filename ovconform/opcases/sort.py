@@ -28,7 +28,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from ovconform import opset
-from ovconform.ir import Type
+from ovconform.ir import Node, Type
 from ovconform.opcases import OpCase, register_case
 from ovconform.opcases import stimulus as S
 from ovconform.opcases._draw import FLOATS, CaseBuilder, Draw, draw_seed, draw_shape
@@ -63,15 +63,18 @@ def _nms(version: int) -> None:
                   np.array(draw(st.floats(0.0, 0.5)), et.to_dtype()),
                   np.array(draw(st.sampled_from((0.0, draw(st.floats(0.2, 1.0))))), et.to_dtype())]
         names = ("max_output_boxes_per_class", "iou_threshold", "score_threshold", "soft_nms_sigma")
-        optional = [b.input(names[i], values[i], draw(st.integers(0, 3)) > 0) for i in range(count - 2)]
+        optional: list[Node | None] = [b.input(names[i], values[i], draw(st.integers(0, 3)) > 0)
+                                       for i in range(count - 2)]
         optional += [None] * (4 - len(optional))
         if version < 5:
             optional[3] = None
+        max_boxes, iou_threshold, score_threshold, soft_nms_sigma = optional
         attrs: dict[str, Any] = {"box_encoding": "center" if center else "corner",
                                  "sort_result_descending": draw(st.booleans())}
         if version >= 3:
             attrs["output_type"] = draw(st.sampled_from((Type.i64, Type.i32)))
-        node = opset.non_max_suppression(boxes, scores, *optional, **attrs, version=version)
+        node = opset.non_max_suppression(boxes, scores, max_boxes, iou_threshold, score_threshold, soft_nms_sigma,
+                                         **attrs, version=version)
         return b.finish("NonMaxSuppression", version, node)
 
     build.__name__ = f"case_non_max_suppression_{version}"
