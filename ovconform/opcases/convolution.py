@@ -88,8 +88,13 @@ def _backprop_case(draw: Draw[Any], groups: bool) -> OpCase:
         p_e = 0 if with_shape and auto_pad == "explicit" else draw(st.integers(0, 2))
         if not zero_pads and p_b + p_e >= full + o:
             p_b, p_e = 0, 0
-        spatial.append(i), kernel.append(k), strides.append(s), dil.append(d)
-        pb.append(p_b), pe.append(p_e), op.append(o)
+        spatial.append(i)
+        kernel.append(k)
+        strides.append(s)
+        dil.append(d)
+        pb.append(p_b)
+        pe.append(p_e)
+        op.append(o)
         out.append(draw(st.integers(max(1, full + o - 4), full + o)))
     g = draw(st.integers(2, 3)) if groups else 1  # OpenVINO CPU cannot compile one group (see the docstring)
     cin_g, cout_g = draw(st.integers(1, 3)), draw(st.integers(1, 3))

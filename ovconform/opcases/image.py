@@ -32,7 +32,7 @@ either way): the Y value of such a pixel is moved by one.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,7 +40,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from ovconform import opset
-from ovconform.ir import Type
+from ovconform.ir import Node, Type
 from ovconform.opcases import OpCase, register_case
 from ovconform.opcases import stimulus as S
 from ovconform.opcases._draw import FLOATS, CaseBuilder, Draw, draw_seed
@@ -276,8 +276,10 @@ def _avoid_halves(y: np.ndarray, u: np.ndarray, v: np.ndarray) -> None:
 
 
 def _color_case(op: str, planes: int) -> None:
-    builder = {"NV12toRGB": opset.nv12_to_rgb, "NV12toBGR": opset.nv12_to_bgr, "I420toRGB": opset.i420_to_rgb,
-               "I420toBGR": opset.i420_to_bgr}[op]
+    # the builder takes the 1, 2 or 3 planes the case draws (NV12: 1 or 2, I420: 1 or 3)
+    builders: dict[str, Callable[..., Node]] = {"NV12toRGB": opset.nv12_to_rgb, "NV12toBGR": opset.nv12_to_bgr,
+                                                "I420toRGB": opset.i420_to_rgb, "I420toBGR": opset.i420_to_bgr}
+    builder = builders[op]
 
     def build(draw: Draw[Any]) -> OpCase:
         et = draw(st.sampled_from(COLOR_TYPES))

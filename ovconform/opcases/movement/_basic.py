@@ -27,7 +27,7 @@ def transpose_case(draw: Draw) -> OpCase:
     data = b.data(shape, draw_type(draw))
     order = [] if not shape or draw(st.integers(0, 5)) == 0 else draw(st.permutations(range(len(shape))))
     note = "input_order is a Constant: OpenVINO CPU fails to infer a Transpose whose order is a Parameter."
-    return b.case("Transpose", 1, [transpose(data, b.index(order, "order"))], note)
+    return b.case("Transpose", 1, [transpose(data, b.index(order, "order")).output(0)], note)
 
 
 # -- Concat ---------------------------------------------------------------------------------------
@@ -46,7 +46,7 @@ def concat_case(draw: Draw) -> OpCase:
             parts.append(constant(random_array(b.rng, piece, et), et).output(0))
         else:
             parts.append(b.data(piece, et, f"data{i}").output(0))
-    return b.case("Concat", 1, [concat(parts, axis)])
+    return b.case("Concat", 1, [concat(parts, axis).output(0)])
 
 
 # -- Split / VariadicSplit ------------------------------------------------------------------------
