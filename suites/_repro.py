@@ -83,10 +83,11 @@ def write_repro(folder: Path, *, test_id: str, spec: str, device: str, model: Mo
     folder.mkdir(parents=True, exist_ok=True)
     ovconform.serialize(model, folder / "model.xml", folder / "model.bin")
     params = [p.friendly_name for p in model.get_parameters()]
-    np.savez(folder / "inputs.npz", **{f"s{s}__{n}": np.asarray(step[n]) for s, step in enumerate(steps)
-                                        for n in params})
-    np.savez(folder / "expected.npz", **{f"s{s}__o{i}": np.asarray(v) for s, outs in enumerate(expected)
-                                          for i, v in enumerate(outs)})
+    # plain arrays only: repro.py loads them with allow_pickle=False
+    np.savez(folder / "inputs.npz", allow_pickle=False,
+             **{f"s{s}__{n}": np.asarray(step[n]) for s, step in enumerate(steps) for n in params})
+    np.savez(folder / "expected.npz", allow_pickle=False,
+             **{f"s{s}__o{i}": np.asarray(v) for s, outs in enumerate(expected) for i, v in enumerate(outs)})
     meta = {"test_id": test_id, "spec": spec, "device": device, "steps": len(steps), "parameters": params,
             "tolerances": [t.to_dict() for t in tolerances],
             "element_types": [r.get_input_element_type(0).name for r in model.get_results()]}

@@ -147,7 +147,7 @@ def test_tensor_access_during_async_infer(ov_core: Any, ov_device_name: str, wha
             got = _access(request, what, fresh)
             worked = True
         except BusyError:
-            worked = False
+            got, worked = None, False  # refused: nothing was got (and nothing below reads it)
         except Exception as e:  # noqa: BLE001 - anything but BusyError is the failure
             request.wait()
             fail("error", f"{type(e).__name__}: {e}", "success or BusyError", where)

@@ -26,6 +26,7 @@ from ovconform import Tensor
 from ovconform import properties as P
 from ovconform.assertions import assert_equal, assert_outputs_close, assert_that, call, fail
 from ovconform.errors import NotFoundError
+from ovconform.ir import Model
 from ovconform.suites import _models
 from ovconform.suites._helpers import PATIENCE_S, new_core
 
@@ -166,8 +167,12 @@ def test_compile_model_with_unload(ov_core: Any, ov_device_name: str) -> None:
     _run_parallel(body, where, COMPILE_ITERATIONS)
 
 
-def _reference_outputs(core: Any, device: str, names: list[str]) -> dict[str, tuple[Any, dict, list]]:
-    out = {}
+#: A model, its inputs (by tensor name) and the outputs one compile of it gave (in output order).
+_Reference = tuple[Model, dict[str, np.ndarray], list[np.ndarray]]
+
+
+def _reference_outputs(core: Any, device: str, names: list[str]) -> dict[str, _Reference]:
+    out: dict[str, _Reference] = {}
     for name in names:
         model = _models.build(name)
         inputs = _models.make_inputs(model, seed=11)
@@ -176,7 +181,7 @@ def _reference_outputs(core: Any, device: str, names: list[str]) -> dict[str, tu
     return out
 
 
-def _compile_and_compare(core: Any, device: str, name: str, ref: tuple[Any, dict, list]) -> None:
+def _compile_and_compare(core: Any, device: str, name: str, ref: _Reference) -> None:
     model, inputs, want = ref
     got = list(core.compile_model(model, device).create_infer_request().infer(inputs).values())
     for i, (g, w) in enumerate(zip(got, want, strict=True)):
