@@ -191,8 +191,9 @@ def _check_config(compiled: Any, device: str, config: dict[str, Any], what: str)
 def test_can_use_cache(ov_core: Any, ov_device_name: str, ov_capabilities: set[str], tmp_path: Path,
                        config: dict[str, Any]) -> None:
     """OVClassCompiledModelPropertiesTests.CanUseCache: compile twice with CACHE_DIR. Both compiled
-    models report the compile configuration and compute the right numbers; with EXPORT_IMPORT the
-    first is compiled (LOADED_FROM_CACHE false) and the second comes from the cache (true)."""
+    models report the compile configuration, and the second computes the right numbers; with
+    EXPORT_IMPORT the first is compiled (LOADED_FROM_CACHE false) and the second comes from the
+    cache (true)."""
     ov_core.set_property({P.CACHE_DIR: str(tmp_path)})
     model = _models.build("conv_pool_relu")
     inputs = _models.make_inputs(model, seed=6)
@@ -203,9 +204,9 @@ def test_can_use_cache(ov_core: Any, ov_device_name: str, ov_capabilities: set[s
         if "EXPORT_IMPORT" in ov_capabilities:
             assert_equal(_get(compiled, ov_device_name, P.LOADED_FROM_CACHE), from_cache, P.LOADED_FROM_CACHE, where)
         _check_config(compiled, ov_device_name, config, what)
-        with no_error(where + "; infer"):
-            results = compiled.create_infer_request().infer(inputs)
-        check_outputs(results, model, inputs, "conv_pool_relu", where)
+    with no_error(where + "; infer"):
+        results = compiled.create_infer_request().infer(inputs)
+    check_outputs(results, model, inputs, "conv_pool_relu", where)
 
 
 @pytest.mark.mandatory
