@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -25,8 +26,8 @@ def int_values(arr: np.ndarray, count: int, what: str) -> list[int]:
     return [int(v) for v in flat]
 
 
-def backprop_crop(in_sizes: Sequence[int], kernel: Sequence[int], attrs: dict, output_shape: Sequence[int] | None
-                  ) -> tuple[list[int], list[int]]:
+def backprop_crop(in_sizes: Sequence[int], kernel: Sequence[int], attrs: dict[str, Any],
+                  output_shape: Sequence[int] | None) -> tuple[list[int], list[int]]:
     """Per spatial axis: how many elements the full transposed result loses at the beginning, and
     the output size (see :mod:`ovconform.opset._convolution`)."""
     n = len(in_sizes)

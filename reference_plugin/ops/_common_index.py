@@ -66,7 +66,8 @@ def scatter_reduce(out: np.ndarray, targets: np.ndarray, updates: np.ndarray, re
         out[targets] = _identity(reduction, out.dtype)
     if reduction == "mean":
         return _scatter_mean(out, targets, updates, use_init_val)
-    ufunc = {"sum": np.add, "sub": np.subtract, "prod": np.multiply, "min": np.minimum, "max": np.maximum}[reduction]
+    ufunc: np.ufunc = {"sum": np.add, "sub": np.subtract, "prod": np.multiply, "min": np.minimum,
+                       "max": np.maximum}[reduction]
     if out.dtype == np.bool_ and reduction in ("sum", "sub", "prod"):
         ufunc = np.logical_and if reduction == "prod" else np.logical_or
     ufunc.at(out, targets, updates)

@@ -79,14 +79,13 @@ def gru_step(spec: CellSpec, x: np.ndarray, h: np.ndarray, w: np.ndarray, r: np.
     rz, rr, rh = np.split(r, 3, axis=0)
     if spec.linear_before_reset:
         bz, br, bwh, brh = _split(b, 4)
-    else:
-        bz, br, bh = _split(b, 3)
-    z = spec.gate(wz + h @ rz.T + bz, 0)
-    rt = spec.gate(wr + h @ rr.T + br, 0)
-    if spec.linear_before_reset:
+        rt = spec.gate(wr + h @ rr.T + br, 0)
         cand = spec.gate(wh + rt * (h @ rh.T + brh) + bwh, 1)
     else:
+        bz, br, bh = _split(b, 3)
+        rt = spec.gate(wr + h @ rr.T + br, 0)
         cand = spec.gate(wh + (rt * h) @ rh.T + bh, 1)
+    z = spec.gate(wz + h @ rz.T + bz, 0)
     return (1.0 - z) * cand + z * h
 
 

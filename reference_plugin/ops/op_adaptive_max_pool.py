@@ -35,9 +35,10 @@ class AdaptiveMaxPool(OpRun):
             shape = [1] * (2 * n_sp)
             shape[i], shape[n_sp + i] = ix.shape
             grids.append(ix.reshape(shape))
-        values = to_compute(x, self.in_types[0])[(slice(None), slice(None), *grids)]
+        take: tuple[slice | np.ndarray, ...] = (slice(None), slice(None), *grids)
+        values = to_compute(x, self.in_types[0])[take]
         values = values.reshape(*x.shape[:2], *out, -1)
-        flat = sum(g * math.prod(x.shape[3 + i:]) for i, g in enumerate(grids))
+        flat: np.ndarray = np.asarray(sum(g * math.prod(x.shape[3 + i:]) for i, g in enumerate(grids)))
         flat = np.broadcast_to(flat, (*out, *flat.shape[n_sp:])).reshape(*out, -1)
         nan = np.isnan(values) if values.dtype.kind == "f" else np.zeros(values.shape, bool)
         best = np.where(nan.any(axis=-1), np.argmax(nan, axis=-1), np.argmax(values, axis=-1))

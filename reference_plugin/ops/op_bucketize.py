@@ -9,6 +9,8 @@ float64. Unsorted ``buckets`` give searchsorted's answer (the spec requires them
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
 
 from ovconform.ir import Node
@@ -28,7 +30,7 @@ def comparable(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 class Bucketize3(OpRun):
     def __init__(self, node: Node) -> None:
         super().__init__(node)
-        self.side = "left" if node.attrs["with_right_bound"] else "right"
+        self.side: Literal["left", "right"] = "left" if node.attrs["with_right_bound"] else "right"
 
     def _run(self, data: np.ndarray, buckets: np.ndarray) -> tuple[np.ndarray, ...]:
         if buckets.ndim != 1:

@@ -38,6 +38,7 @@ class Col2Im(OpRun):
         rows = (np.arange(blocks[0]) * s0)[None, None, :, None] + (np.arange(kernel[0]) * d0)[:, None, None, None]
         cols = (np.arange(blocks[1]) * s1)[None, None, None, :] + (np.arange(kernel[1]) * d1)[None, :, None, None]
         image = np.zeros((n, channels, size[0] + pb0 + pe0, size[1] + pb1 + pe1), vals.dtype)
-        np.add.at(image, (slice(None), slice(None), rows, cols), vals)
+        # numpy's stub for ufunc.at lists array indices only; a tuple index is what numpy documents and runs
+        np.add.at(image, (slice(None), slice(None), rows, cols), vals)  # type: ignore[arg-type]
         image = image[:, :, pb0:pb0 + size[0], pb1:pb1 + size[1]]
         return (store(image if batched else image[0], self.out_types[0]),)

@@ -16,4 +16,4 @@ class GRUCell3(RecurrentOp):
     def _run(self, x: np.ndarray, h: np.ndarray, w: np.ndarray, r: np.ndarray,
              b: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
         bias = np.zeros((4 if self.spec.linear_before_reset else 3) * self.hidden) if b is None else self.f64(b)
-        return self.out(gru_step(self.spec, *(self.f64(a) for a in (x, h, w, r)), bias))
+        return self.out(gru_step(self.spec, self.f64(x), self.f64(h), self.f64(w), self.f64(r), bias))

@@ -45,7 +45,8 @@ class ISTFT16(OpRun):
         full = (frames - 1) * step + size
         index = (np.arange(frames)[:, None] * step + np.arange(size)[None, :]).reshape(-1)
         acc = np.zeros((*data.shape[:-3], full))
-        np.add.at(acc, (..., index), chunks.reshape(*chunks.shape[:-2], -1))
+        # numpy's stub for ufunc.at lists array indices only; a tuple index is what numpy documents and runs
+        np.add.at(acc, (..., index), chunks.reshape(*chunks.shape[:-2], -1))  # type: ignore[arg-type]
         envelope = np.zeros(full)
         np.add.at(envelope, index, np.tile(w * w, frames))
         out = np.where(envelope != 0, acc / np.where(envelope == 0, 1.0, envelope), 0.0)

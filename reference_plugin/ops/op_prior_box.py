@@ -20,6 +20,8 @@ Centres are ``((w + 0.5) * IW / W, (h + 0.5) * IH / H)`` when step is 0, else
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ovconform.ir import Node
@@ -28,7 +30,8 @@ from reference_plugin.ops import register_op
 from reference_plugin.ops._base import OpRun
 
 F32 = np.float32
-Template = tuple[float, float, float, float, float, float, float, float, bool]
+#: (a, b, x, a, b, y, half width, half height, clip-free) in float32, as the kernel computes them
+Template = tuple[np.float32, np.float32, np.float32, np.float32, np.float32, np.float32, np.float32, np.float32, bool]
 
 
 def _shifted(fs: float, density: float, half_w: F32, half_h: F32) -> list[Template]:
@@ -43,7 +46,7 @@ def _shifted(fs: float, density: float, half_w: F32, half_h: F32) -> list[Templa
 class _Layout:
     """The per-position box templates of one node (attributes only)."""
 
-    def __init__(self, attrs: dict, image_h: int) -> None:
+    def __init__(self, attrs: dict[str, Any], image_h: int) -> None:
         self.a = attrs
         self.ratios = [F32(r) for r in aspect_ratios(attrs["aspect_ratio"], attrs["flip"])]
         self.min_size = [F32(m) for m in attrs["min_size"]]

@@ -17,6 +17,8 @@ which starts with -1. Version 4 also returns the survivors' scores (zeros after 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ovconform.ir import Node
@@ -27,7 +29,7 @@ from reference_plugin.ops._common_types import store, to_compute
 F32 = np.float32
 
 
-def anchors(attrs: dict, tensorflow: bool) -> np.ndarray:
+def anchors(attrs: dict[str, Any], tensorflow: bool) -> np.ndarray:
     """[A, 4] anchors (x0, y0, x1, y1)."""
     offset = F32(0 if tensorflow else 1)
     base = attrs["base_size"]

@@ -37,9 +37,9 @@ class ScatterElementsUpdate3(OpRun):
         if bigger:
             raise self.fail(f"indices {list(indices.shape)} is larger than data {list(data.shape)} in dim "
                             f"{bigger[0]}, which is not the axis.")
-        coords = list(np.indices(indices.shape, sparse=True))
+        coords: list[np.ndarray] = list(np.indices(indices.shape, sparse=True))
         coords[ax] = wrap_indices(indices, data.shape[ax], "index")
-        targets = np.ravel_multi_index(tuple(np.broadcast_arrays(*coords)), data.shape).reshape(-1)
+        targets = np.ravel_multi_index(np.broadcast_arrays(*coords), data.shape).reshape(-1)
         t = self.in_types[0]
         out = np.array(to_compute(data, t), copy=True).reshape(-1)
         scatter_reduce(out, targets, to_compute(updates, t).reshape(-1), self.reduction, self.use_init_val)

@@ -9,6 +9,7 @@ leading index, and ``values`` shares its leading dims. f16/bf16 compare in f32.
 from __future__ import annotations
 
 import math
+from typing import Literal
 
 import numpy as np
 
@@ -22,7 +23,7 @@ from reference_plugin.ops._common_types import to_compute
 class SearchSorted15(OpRun):
     def __init__(self, node: Node) -> None:
         super().__init__(node)
-        self.side = "right" if node.attrs["right_mode"] else "left"
+        self.side: Literal["left", "right"] = "right" if node.attrs["right_mode"] else "left"
 
     def _run(self, sorted_sequence: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, ...]:
         t = self.in_types[0]
