@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _paths import TESTS
 
 
 def once_per_session(factory: pytest.TempPathFactory, name: str, compute: Callable[[Path], Any]) -> Any:
@@ -26,3 +27,29 @@ def once_per_session(factory: pytest.TempPathFactory, name: str, compute: Callab
             folder.mkdir(exist_ok=True)
             result.write_text(json.dumps(compute(folder)))
         return json.loads(result.read_text())
+
+
+def subprocess_env(*pythonpath: str | os.PathLike[str]) -> dict[str, str]:
+    """This process's environment for a child pytest: without the xdist/pytest variables of the
+    test running it, with ``pythonpath`` put first on ``PYTHONPATH``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_CURRENT"))}
+    env["PYTHONPATH"] = os.pathsep.join([*map(str, pythonpath), *filter(None, [env.get("PYTHONPATH")])])
+    return env
+
+
+def fake_device_module(device_name: str, class_name: str = "Dev") -> str:
+    """The source of a ``--plugin=file.py`` module registering one ``FakePlugin`` (tests/plugins)
+    under ``device_name``."""
+    return f"""
+import sys
+sys.path.insert(0, {str(TESTS)!r})
+import ovconform
+from plugins.fake_device import FakePlugin
+
+class {class_name}(FakePlugin):
+    device_name = {device_name!r}
+
+@ovconform.hookimpl
+def ovconform_register_devices(registry):
+    registry.add({class_name})
+"""

@@ -19,25 +19,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _session import fake_device_module, subprocess_env
 
 from ovconform.reports import _doc, journal
 from ovconform.reports import records as _records
 
-TESTS = Path(__file__).resolve().parent
-
-DEVICE_MODULE = f"""
-import sys
-sys.path.insert(0, {str(TESTS)!r})
-import ovconform
-from plugins.fake_device import FakePlugin
-
-class JDev(FakePlugin):
-    device_name = "JDEV"
-
-@ovconform.hookimpl
-def ovconform_register_devices(registry):
-    registry.add(JDev)
-"""
+DEVICE_MODULE = fake_device_module("JDEV", "JDev")
 
 SUITE_A = """
 import os, time
@@ -84,10 +71,6 @@ FINISHED_B = {**{f"test_b[JDEV-{i}]": "passed" for i in range(6) if i != 4}, "te
               "test_b_last": "passed"}
 
 
-def _env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_CURRENT"))}
-
-
 def _short(nodeid: str) -> str:
     name = nodeid.split("::")[-1]
     return name.removesuffix("[JDEV]")
@@ -107,8 +90,7 @@ def _run_and_kill(tmp_path: Path, files: dict[str, str], extra: list[str], wait_
         (tmp_path / name).write_text(text)
     cmd = [sys.executable, "-m", "pytest", "--plugin=jdev.py", *files, "-q", "-p", "no:cacheprovider",
            "-p", "no:randomly", "--ovconform-report-dir=out", *extra]
-    env = _env()
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tmp_path), env.get("PYTHONPATH")]))
+    env = subprocess_env(tmp_path)
     proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
     try:
@@ -134,7 +116,7 @@ def _run_and_kill(tmp_path: Path, files: dict[str, str], extra: list[str], wait_
 
 def _rebuild(folder: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "ovconform.cli", "report", "rebuild", str(folder)],
-                          capture_output=True, text=True, timeout=120, check=False, env=_env())
+                          capture_output=True, text=True, timeout=120, check=False, env=subprocess_env())
 
 
 def _statuses(path: Path) -> dict[str, str]:
@@ -180,7 +162,7 @@ def test_complete_run_journal_rebuilds_the_same_records(tmp_path: Path) -> None:
     (tmp_path / "jdev.py").write_text(DEVICE_MODULE)
     (tmp_path / "test_b.py").write_text(SUITE_B)
     subprocess.run([sys.executable, "-m", "pytest", "--plugin=jdev.py", "test_b.py", "-q", "-p", "no:cacheprovider",
-                    "--ovconform-report-dir=out"], cwd=tmp_path, env=_env(), capture_output=True, timeout=120,
+                    "--ovconform-report-dir=out"], cwd=tmp_path, env=subprocess_env(), capture_output=True, timeout=120,
                    check=False)
     report = tmp_path / "out" / "JDEV" / "conformance.json"
     live = json.loads(report.read_text())
@@ -202,8 +184,8 @@ def test_a_completed_run_removes_the_journals_of_earlier_runs(tmp_path: Path) ->
     for path in (stale, earlier):
         path.write_text(json.dumps(entry) + "\n")
     subprocess.run([sys.executable, "-m", "pytest", "--plugin=jdev.py", "test_b.py", "-q", "-p", "no:cacheprovider",
-                    "--ovconform-report-dir=out", "-k", "last"], cwd=tmp_path, env=_env(), capture_output=True,
-                   timeout=120, check=False)
+                    "--ovconform-report-dir=out", "-k", "last"], cwd=tmp_path, env=subprocess_env(),
+                   capture_output=True, timeout=120, check=False)
     assert not stale.exists() and not earlier.parent.exists()
     (run,) = journal.runs(tmp_path / "out")
     assert set(_records_of(journal.read(run))) == {"test_b.py::test_b_last[JDEV]"}

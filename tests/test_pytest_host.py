@@ -7,24 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _session import fake_device_module
 
 pytest_plugins = ["pytester"]
 
-TESTS = Path(__file__).resolve().parent
-
-DEVICE_MODULE = f"""
-import sys
-sys.path.insert(0, {str(TESTS)!r})
-import ovconform
-from plugins.fake_device import FakePlugin
-
-class MyDev(FakePlugin):
-    device_name = "MYDEV"
-
-@ovconform.hookimpl
-def ovconform_register_devices(registry):
-    registry.add(MyDev)
-"""
+DEVICE_MODULE = fake_device_module("MYDEV", "MyDev")
 
 SUITE = """
 import os, time

@@ -1,6 +1,6 @@
 """Compare two conformance documents: status changes, new failures, fixes and pass-rate deltas.
 
-Tests are matched by (device, node id). Definitions (also in the README):
+Tests are matched by (device, test id: the record's ``nodeid``). Definitions (also in the README):
 
 * good = passed or xfailed; bad = failed, error, crashed, hanged or xpassed; skipped is neither.
 * **regression**: a test that was good in BASE and is bad in NEW.

@@ -12,7 +12,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import re
 import subprocess
 import sys
@@ -21,7 +20,7 @@ from typing import Any
 
 import pytest
 from _paths import PLUGINS
-from _session import once_per_session
+from _session import once_per_session, subprocess_env
 
 from ovconform.reports import _doc, _validate
 
@@ -34,17 +33,12 @@ MANDATORY_CRASHES = {f"{PERF}::test_not_empty_after_run[{DEVICE}-infer]",
 OPTIONAL_CRASHES = {f"{PERF}::test_counters_are_consistent_with_latency[{DEVICE}]"}
 
 
-def env() -> dict[str, str]:
-    out = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_CURRENT"))}
-    out["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PLUGINS), os.environ.get("PYTHONPATH")]))
-    return out
-
-
 def _run(folder: Path) -> dict[str, Any]:
     proc = subprocess.run([sys.executable, "-m", "pytest", "--plugin=faulty_devices:ProfilingSegfaults", "-n", "2",
                            "-k", SELECTION, "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
                            "--ovconform-report-dir=out", "--ovconform-test-timeout=120"],
-                          cwd=folder, env=env(), capture_output=True, text=True, timeout=900, check=False)
+                          cwd=folder, env=subprocess_env(PLUGINS), capture_output=True, text=True, timeout=900,
+                          check=False)
     return {"stdout": proc.stdout, "stderr": proc.stderr, "report": str(folder / "out" / DEVICE / "conformance.json")}
 
 
@@ -92,7 +86,7 @@ def test_render_merge_and_diff_accept_the_file(doc: dict[str, Any], run: dict[st
 
     def cli(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "ovconform.cli", "report", *args], capture_output=True,
-                              text=True, timeout=120, check=False, env=env())
+                              text=True, timeout=120, check=False, env=subprocess_env(PLUGINS))
 
     for fmt in ("md", "csv", "html", "text"):
         out = tmp_path / f"r.{fmt}"

@@ -5,21 +5,15 @@ goes on."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from _paths import PLUGINS, TESTS
+from _paths import PLUGINS
+from _session import fake_device_module, subprocess_env
 
 LIMIT_S = 3
-
-
-def _env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_CURRENT"))}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PLUGINS), env.get("PYTHONPATH")]))
-    return env
 
 
 def _records(path: Path) -> dict[str, dict[str, object]]:
@@ -32,8 +26,8 @@ def test_the_hang_device_is_recorded_hanged_without_pytest_timeout(tmp_path: Pat
     proc = subprocess.run([sys.executable, "-m", "pytest", "--plugin=faulty_devices:HangOnErrorPath",
                            "-p", "no:timeout", "-k", "test_perf_count_not_enabled_throws or test_plugin_version", "-q",
                            "-p", "no:cacheprovider", "-p", "no:randomly", f"--ovconform-test-timeout={LIMIT_S}",
-                           "--ovconform-report-dir=out"], cwd=tmp_path, env=_env(), capture_output=True, text=True,
-                          timeout=600, check=False)
+                           "--ovconform-report-dir=out"], cwd=tmp_path, env=subprocess_env(PLUGINS),
+                          capture_output=True, text=True, timeout=600, check=False)
     assert time.monotonic() - started < 300, "the run waited far beyond the limit"
     assert "+++ Timeout +++" not in proc.stdout + proc.stderr  # pytest-timeout's stack dump: it did not act
     records = _records(tmp_path / "out" / "FAULT_HANG" / "conformance.json")
@@ -72,19 +66,7 @@ def slow_fixture():
     time.sleep(60)
 """
 
-DEVICE = f"""
-import sys
-sys.path.insert(0, {str(TESTS)!r})
-import ovconform
-from plugins.fake_device import FakePlugin
-
-class TDev(FakePlugin):
-    device_name = "TDEV"
-
-@ovconform.hookimpl
-def ovconform_register_devices(registry):
-    registry.add(TDev)
-"""
+DEVICE = fake_device_module("TDEV", "TDev")
 
 
 def test_the_limit_covers_setup_and_catch_alls_and_honours_the_timeout_marker(tmp_path: Path) -> None:
@@ -94,7 +76,7 @@ def test_the_limit_covers_setup_and_catch_alls_and_honours_the_timeout_marker(tm
                                           "    config.addinivalue_line('markers', 'timeout(s): per-test limit')\n")
     subprocess.run([sys.executable, "-m", "pytest", "--plugin=tdev.py", "test_t.py", "-p", "no:timeout", "-q",
                     "-p", "no:cacheprovider", "--ovconform-test-timeout=1", "--ovconform-report-dir=out", "-n", "2"],
-                   cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=300, check=False)
+                   cwd=tmp_path, env=subprocess_env(PLUGINS), capture_output=True, text=True, timeout=300, check=False)
     records = _records(tmp_path / "out" / "TDEV" / "conformance.json")
     got = {n.split("::")[1]: (r["status"], r["phase"], r["scope"]) for n, r in records.items()}
     assert got == {"test_sleeps_in_setup[TDEV]": ("hanged", "setup", "mandatory"),

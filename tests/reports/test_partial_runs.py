@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import html
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -14,24 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _paths import REPO, TESTS
+from _paths import REPO
+from _session import fake_device_module, subprocess_env
 
 from ovconform.reports import _doc, conformance, journal, render, selection
 from ovconform.reports.collection import Collection, DeviceTest
 
-DEVICE_MODULE = f"""
-import sys
-sys.path.insert(0, {str(TESTS)!r})
-import ovconform
-from plugins.fake_device import FakePlugin
-
-class PDev(FakePlugin):
-    device_name = "PDEV"
-
-@ovconform.hookimpl
-def ovconform_register_devices(registry):
-    registry.add(PDev)
-"""
+DEVICE_MODULE = fake_device_module("PDEV", "PDev")
 
 SUITE = """
 import pytest
@@ -51,14 +39,10 @@ def test_c(ov_plugin):
 SAMPLE = REPO / "reports" / "REFERENCE" / "conformance.json"
 
 
-def _env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_CURRENT"))}
-
-
 def _pytest(cwd: Path, *args: str, plugin: str = "--plugin=pdev.py") -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "pytest", plugin, "-q", "-p", "no:randomly",
-                           "--ovconform-report-dir=out", *args], cwd=cwd, env=_env(), capture_output=True, text=True,
-                          timeout=600, check=False)
+                           "--ovconform-report-dir=out", *args], cwd=cwd, env=subprocess_env(), capture_output=True,
+                          text=True, timeout=600, check=False)
 
 
 @pytest.fixture
@@ -113,7 +97,7 @@ def test_k_run_is_partial_and_leaves_the_full_report(tmp_path: Path) -> None:
     def diff(*extra: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "ovconform.cli", "report", "diff", str(full), str(partial),
                                "--fail-on", "missing", *extra], capture_output=True, text=True, timeout=120,
-                              check=False, env=_env())
+                              check=False, env=subprocess_env())
 
     narrower = diff()
     assert narrower.returncode == 0, narrower.stdout[-2000:]
@@ -129,13 +113,14 @@ def test_k_run_is_partial_and_leaves_the_full_report(tmp_path: Path) -> None:
 def test_lf_and_x_are_recorded_in_the_selection(project: Path) -> None:
     env_run = [sys.executable, "-m", "pytest", "--plugin=pdev.py", "test_p.py", "-q", "-p", "no:randomly",
                "--ovconform-report-dir=out"]
-    subprocess.run(env_run, cwd=project, env=_env(), capture_output=True, timeout=600, check=False)  # fills the cache
-    subprocess.run([*env_run, "--lf"], cwd=project, env=_env(), capture_output=True, timeout=600, check=False)
+    # the first run fills the cache --lf reads
+    subprocess.run(env_run, cwd=project, env=subprocess_env(), capture_output=True, timeout=600, check=False)
+    subprocess.run([*env_run, "--lf"], cwd=project, env=subprocess_env(), capture_output=True, timeout=600, check=False)
     run = _run(project / "out" / "PDEV" / "conformance.json")
     assert run["partial"] is True
     assert run["selection"]["last_failed"] is True and run["selection"]["deselected"] == 2
     assert run["selection"]["selected"] == 1 and run["selection"]["not_run"] == 0
-    subprocess.run([*env_run, "-x", "-p", "no:cacheprovider"], cwd=project, env=_env(), capture_output=True,
+    subprocess.run([*env_run, "-x", "-p", "no:cacheprovider"], cwd=project, env=subprocess_env(), capture_output=True,
                    timeout=600, check=False)
     run = _run(project / "out" / "PDEV" / "conformance.json")
     assert run["selection"]["not_run"] == 1 and run["selection"]["deselected"] == 0  # -x stopped before test_c

@@ -4,13 +4,13 @@ README; ``ovconform_report_written`` reaches an installed plugin with every repo
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-from _paths import REPO, TESTS
+from _paths import REPO
+from _session import fake_device_module, subprocess_env
 
 from ovconform import hookspecs
 
@@ -59,19 +59,7 @@ def ovconform_report_written(path, report):
                             "partial": report["run"]["partial"]}) + "\\n")
 """
 
-DEVICE = f"""
-import sys
-sys.path.insert(0, {str(TESTS)!r})
-import ovconform
-from plugins.fake_device import FakePlugin
-
-class HookDev(FakePlugin):
-    device_name = "HOOKDEV"
-
-@ovconform.hookimpl
-def ovconform_register_devices(registry):
-    registry.add(HookDev)
-"""
+DEVICE = fake_device_module("HOOKDEV", "HookDev")
 
 SUITE = """
 import pytest
@@ -99,8 +87,7 @@ def test_report_written_reaches_an_installed_plugin(tmp_path: Path) -> None:
     _install_entry_point(site)
     (tmp_path / "hookdev.py").write_text(DEVICE)
     (tmp_path / "test_hooked.py").write_text(SUITE)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_CURRENT"))}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(site), env.get("PYTHONPATH")]))
+    env = subprocess_env(site)
 
     def pytest(*args: str) -> None:
         subprocess.run([sys.executable, "-m", "pytest", "--plugin=hookdev.py", "test_hooked.py", "-q",

@@ -7,7 +7,6 @@ report diff --fail-on missing`` between any two of them passes."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -16,16 +15,9 @@ from typing import Any
 
 import pytest
 from _paths import REPO
-from _session import once_per_session
+from _session import once_per_session, subprocess_env
 
 SELECTION = "test_plugin_version or test_plugin_query_model"
-
-
-def _env(extra_path: Path | None = None) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_CURRENT"))}
-    if extra_path is not None:
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(extra_path), env.get("PYTHONPATH")]))
-    return env
 
 
 def _pytest(cwd: Path, out: Path, env: dict[str, str], *extra: str) -> dict[str, Any]:
@@ -40,17 +32,17 @@ def _pytest(cwd: Path, out: Path, env: dict[str, str], *extra: str) -> dict[str,
 def _runs(folder: Path) -> dict[str, dict[str, Any]]:
     site = folder / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--target", str(site), str(REPO)], check=True, timeout=600, env=_env())
+                    "--target", str(site), str(REPO)], check=True, timeout=600, env=subprocess_env())
     empty = folder / "empty"
     empty.mkdir()
     where = subprocess.run([sys.executable, "-c", "import ovconform.suites; print(ovconform.suites.__file__)"],
-                           cwd=empty, env=_env(site), capture_output=True, text=True, check=True).stdout
+                           cwd=empty, env=subprocess_env(site), capture_output=True, text=True, check=True).stdout
     assert where.startswith(str(site)), f"the installed copy is not the one imported: {where}"
     return {
-        "root": _pytest(REPO, folder / "root", _env(), "-n", "2"),
-        "suites": _pytest(REPO / "suites", folder / "suites", _env()),
-        "rootdir": _pytest(empty, folder / "rootdir", _env(), f"--rootdir={REPO.parent}"),
-        "installed": _pytest(empty, folder / "installed", _env(site)),
+        "root": _pytest(REPO, folder / "root", subprocess_env(), "-n", "2"),
+        "suites": _pytest(REPO / "suites", folder / "suites", subprocess_env()),
+        "rootdir": _pytest(empty, folder / "rootdir", subprocess_env(), f"--rootdir={REPO.parent}"),
+        "installed": _pytest(empty, folder / "installed", subprocess_env(site)),
     }
 
 
@@ -77,6 +69,6 @@ def test_record_ids_are_the_same_wherever_pytest_ran(runs: dict[str, dict[str, A
 def test_diff_fail_on_missing_passes_between_folders(runs: dict[str, dict[str, Any]], new: str) -> None:
     cmd = [sys.executable, "-m", "ovconform.cli", "report", "diff", runs["root"]["report"], runs[new]["report"],
            "--fail-on", "missing", "--fail-on", "regression", "--partial-as-missing"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False, env=_env())
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False, env=subprocess_env())
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr
     assert "missing from NEW: 0" in proc.stdout and "new tests" not in proc.stdout
