@@ -5,7 +5,8 @@ N generated single-op cases (``--ovconform-examples N``, default 10 at standard 
 deterministically; ids ``<op>-<version>-case<i>``) and, at standard and exhaustive depth
 (``--ovconform-depth``), the op's stimulus cases (:mod:`ovconform.opcases.stimulus`: vector
 remainders, large shapes, hard values, every element type of its spec, dynamic shapes; ids
-``<op>-<version>-<label>``, e.g. ``MatMul-1-k65``), four tests per case:
+``<op>-<version>-<label>``, e.g. ``MatMul-1-k129``), four tests per generated case (a stimulus case
+runs Inference only at standard depth, all four at exhaustive):
 
 * **Implemented** — query_model declares the op and the case model compiles (and runs once) on
   the device. An op the device does not declare is *not implemented*: the test fails (as
@@ -44,6 +45,7 @@ import pytest
 from ovconform import properties as P
 from ovconform.ir import Type
 from ovconform.opcases import OpCase, all_case_keys
+from ovconform.opcases.depth import Depth
 from ovconform.suites import _op_runner as R
 from ovconform.suites import _repro
 from ovconform.tolerances import execution_type
@@ -78,9 +80,17 @@ class CaseId:
         return case
 
 
+#: The sub-entities that run the stimulus cases at standard depth (exhaustive runs all four): the
+#: numbers are what sizes and values test; declaring, compiling and exporting an op are the
+#: generated cases' business, and four tests per stimulus case would double the run.
+STIMULUS_AT_STANDARD = ("test_op_inference",)
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "op_case" in metafunc.fixturenames:
         n, depth = R.examples_count(metafunc.config), R.op_depth(metafunc.config)
+        if depth < Depth.EXHAUSTIVE and metafunc.function.__name__ not in STIMULUS_AT_STANDARD:
+            depth = Depth.QUICK  # the generated cases only
         ids = [CaseId(op, v, label, n, i) for op, v in all_case_keys()
                for i, label in enumerate(R.case_labels(op, v, n, depth))]
         metafunc.parametrize("op_case", ids, ids=[c.key for c in ids])
