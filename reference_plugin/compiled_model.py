@@ -170,6 +170,7 @@ class Program:
         timed = timings is not None
         values: list[Any] = [None] * len(self._slots) if timed else self._template.copy()
         wall = cpu = 0.0
+        outs: tuple[np.ndarray, ...] | None = None
         # errstate once for the run; kernels run "trusted" (see OpRun.run_trusted). The step's
         # execution is written out here rather than called: per node it is the run's overhead
         with np.errstate(all="ignore"), parallel.using(threads):
@@ -189,9 +190,9 @@ class Program:
                     else:
                         if entry.param_index is not None:
                             outs = (entry.kernel.bind(inputs[entry.param_index]),)  # type: ignore[attr-defined]
-                        elif entry.inplace is not None and (done := entry.inplace.run(entry, values)) is not None:
-                            outs = done
-                        else:
+                        # (outs itself takes the in-place result: another name would keep the
+                        # step's buffer alive after its release, until the next in-place step)
+                        elif entry.inplace is None or (outs := entry.inplace.run(entry, values)) is None:
                             outs = entry.kernel.run_trusted([values[s] for s in entry.reads], ctx)
                         if entry.rounds:
                             outs = self._rounded(entry, outs)
