@@ -100,11 +100,19 @@ def sigmoid_into(x: np.ndarray, out: np.ndarray) -> None:
 
 
 def _ufunc_writer(ufunc: np.ufunc) -> Callable[..., None]:
-    def write(*args: np.ndarray) -> None:
-        ufunc(*args[:-1], out=args[-1])
+    """``ufunc`` with ``out=`` (one or two inputs: a writer is called per block, so no packing)."""
+    if ufunc.nin == 1:
+        def write1(x: np.ndarray, out: np.ndarray) -> None:
+            ufunc(x, out=out)
 
-    write.__name__ = f"{ufunc.__name__}_into"
-    return write
+        write1.__name__ = f"{ufunc.__name__}_into"
+        return write1
+
+    def write2(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
+        ufunc(a, b, out=out)
+
+    write2.__name__ = f"{ufunc.__name__}_into"
+    return write2
 
 
 def _register_writers() -> None:
