@@ -1,7 +1,7 @@
 """Deliberately broken variants of the REFERENCE device: one fault each (the fault zoo).
 
 Each class subclasses :class:`reference_plugin.plugin.ReferencePlugin` under its own device name
-and breaks exactly one behaviour the suites check. ``tests/test_suites_faults.py`` runs the
+and breaks exactly one behaviour the suites check. ``tests/suites/test_suites_faults.py`` runs the
 suites against each (``--plugin=faulty_devices:<Class>`` with ``tests/plugins`` on ``PYTHONPATH``) and
 checks that exactly the tests of that behaviour fail, with the right outcome and with messages
 saying what was got and what was expected. :data:`FAULTS` maps each class name to a one-line

@@ -15,13 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _paths import REPO
 
 from ovconform.cli import main
 from ovconform.errors import ValidationError
 from ovconform.reports import _doc, _validate, diff, merge, render
 from ovconform.reports.conformance import summarize
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = REPO
 SAMPLE = ROOT / "reports" / "REFERENCE" / "conformance.json"
 RUN = {"ovconform_version": "0.1.0", "started_at": "2026-01-01T00:00:00.000Z",
        "finished_at": "2026-01-01T00:01:00.000Z", "duration_s": 60.0}

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _paths import REPO
 from test_reports_core import op_document
 
 from ovconform.reports import merge, render
@@ -172,7 +173,7 @@ def test_the_matrix_has_one_row_per_test_whatever_the_device_names(tmp_path: Pat
 
 def test_the_committed_matrix_has_one_row_per_test() -> None:
     """``reports/matrix/conformance.html`` (REFERENCE x openvino-CPU): one row per test, both cells filled."""
-    page = Path(__file__).resolve().parent.parent / "reports" / "matrix" / "conformance.html"
+    page = REPO / "reports" / "matrix" / "conformance.html"
     doc = json.loads(page.with_suffix(".json").read_text())
     devices = sorted(doc["devices"])
     names = {_test_name(r) for r in doc["records"] if not (r.get("facts") or {}).get("op_type")}
