@@ -22,12 +22,8 @@ from typing import Any
 from ovconform.errors import ValidationError
 from ovconform.reports import _validate
 from ovconform.reports.conformance import fmt_rate, pass_rate
-
-COUNTERS = ("passed", "failed", "skipped", "crashed", "hanged")
-_COUNTER_OF = {"passed": "passed", "xpassed": "passed", "failed": "failed", "error": "failed", "xfailed": "failed",
-               "skipped": "skipped", "crashed": "crashed", "hanged": "hanged"}
-BAD = ("failed", "error", "crashed", "hanged", "xpassed")
-GOOD = ("passed", "xfailed")
+from ovconform.reports.statuses import BAD, COUNTERS, GOOD
+from ovconform.reports.statuses import COUNTER_OF as _COUNTER_OF
 
 
 def load(path: str | Path) -> dict[str, Any]:

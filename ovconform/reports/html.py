@@ -18,6 +18,7 @@ import json
 from typing import Any
 
 from ovconform.reports import _doc
+from ovconform.reports.statuses import BAD, COUNTER_OF, STATUSES
 
 
 def _compact(record: dict[str, Any]) -> dict[str, Any]:
@@ -40,7 +41,8 @@ def _compact(record: dict[str, Any]) -> dict[str, Any]:
 def _payload(doc: dict[str, Any]) -> str:
     devices = {name: {"full_name": e["device"].get("full_name", ""), "merged_from": e.get("merged_from", [])}
                for name, e in _doc.device_map(doc).items()}
-    data = {"devices": devices, "records": [_compact(r) for r in doc["records"]]}
+    data = {"devices": devices, "records": [_compact(r) for r in doc["records"]],
+            "statuses": {"all": list(STATUSES), "bad": list(BAD), "counter": dict(COUNTER_OF)}}
     # "<" escaped so no "</script>" or "<!--" inside the data can end the script element
     return json.dumps(data, separators=(",", ":"), sort_keys=True).replace("<", "\\u003c")
 
@@ -123,10 +125,8 @@ _JS = r"""
   "use strict";
   var DATA = JSON.parse(document.getElementById("ovc-data").textContent);
   var RECS = DATA.records, DEVICES = Object.keys(DATA.devices).sort();
-  var BAD = ["failed", "error", "crashed", "hanged", "xpassed"];
-  var STATUSES = ["passed", "failed", "error", "skipped", "xfailed", "xpassed", "crashed", "hanged"];
-  var COUNTER = {passed: "passed", xpassed: "passed", failed: "failed", error: "failed", xfailed: "failed",
-                 skipped: "skipped", crashed: "crashed", hanged: "hanged"};
+  // statuses come with the data (ovconform/reports/statuses.py), never written out here
+  var BAD = DATA.statuses.bad, STATUSES = DATA.statuses.all, COUNTER = DATA.statuses.counter;
   var KEYS = ["name", "opset", "device", "status", "scope"];
   var state = {name: "", opset: "", device: "", status: "", scope: "all"};
 

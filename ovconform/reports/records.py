@@ -22,10 +22,10 @@ from typing import Any
 import pytest
 
 from ovconform.reports.collection import DeviceTest, device_of, meta_of
+from ovconform.reports.statuses import STATUSES
 
 facts_key = pytest.StashKey[dict[str, Any]]()
 USER_PROPERTY = "ovconform"
-STATUSES = ("passed", "failed", "error", "skipped", "xfailed", "xpassed", "crashed", "hanged")
 PHASES = ("setup", "call", "teardown")
 #: In the message of a test stopped by ovconform's own per-test limit (when pytest-timeout is not loaded).
 TIMEOUT_MARK = "from ovconform --ovconform-test-timeout"
