@@ -15,6 +15,7 @@ checks that nothing throws.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -103,6 +104,7 @@ def test_set_property_plugin_exists(ov_core: Any, ov_device_name: str) -> None:
     def body(t: int, i: int) -> None:
         name, values = OWN_PROPERTY[t]
         if i:
+            time.sleep(0.002)  # the other threads' set_property calls land between this write and read
             got = ov_core.get_property(ov_device_name, name)
             if P.to_string(got) != P.to_string(P.parse_value(name, values[(i - 1) % 2])):
                 raise AssertionError(f"{name}={got!r}, but should be {values[(i - 1) % 2]!r}, the value this thread "

@@ -172,7 +172,7 @@ class SetPropertyLosesUpdates(_Faulty):
     def set_property(self, properties: Mapping[str, Any]) -> None:
         parsed = self.config.parse(dict(properties))
         snapshot = {k: v for k, v in self.config.values().items() if self.config.is_explicit(k)}
-        time.sleep(0.002)  # the window another thread's write falls into
+        time.sleep(0.005)  # the window another thread's write falls into
         self.config.set({**snapshot, **parsed})
 
 
