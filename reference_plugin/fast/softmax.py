@@ -18,12 +18,16 @@ Applies to f32 input and output of at least :data:`FAST_MIN` elements, rank >= 1
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from reference_plugin.fast import kernel_route, ulp
 from reference_plugin.fast.rows import map_row_blocks, row_buffer, work_rows
 from reference_plugin.ops.op_softmax import Softmax1, Softmax8
+
+if TYPE_CHECKING:
+    from ovconform.ir import Node
 
 __all__ = ["FAST_MIN", "SOFTMAX_ULP", "SoftmaxF32", "softmax_f32"]
 
@@ -82,8 +86,12 @@ def softmax_f32(x: np.ndarray, axis: int) -> np.ndarray | None:
 class SoftmaxF32(Softmax1):
     """Softmax taking :func:`softmax_f32` for f32 tensors where it applies."""
 
+    def __init__(self, node: Node) -> None:
+        super().__init__(node)
+        self.f32 = self.t.name == "f32" and self.out_t.name == "f32"
+
     def softmax(self, x: np.ndarray, axis: int) -> np.ndarray:
-        if x.dtype == np.float32 and self.out_t.name == "f32" and x.ndim > 0 and x.size >= FAST_MIN:
+        if self.f32 and x.ndim > 0 and x.size >= FAST_MIN:
             fast = softmax_f32(x, axis)
             if fast is not None:
                 return fast

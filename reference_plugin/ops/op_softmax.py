@@ -19,8 +19,8 @@ from reference_plugin.ops._common_types import from_compute, to_compute
 
 def softmax(x: np.ndarray, axis: int) -> np.ndarray:
     """Softmax of ``x`` along ``axis`` in ``x``'s dtype, shifted by each row's max."""
-    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
-    return e / np.sum(e, axis=axis, keepdims=True)
+    e = np.exp(x - np.maximum.reduce(x, axis=axis, keepdims=True))
+    return e / np.add.reduce(e, axis=axis, keepdims=True)
 
 
 @register_op("Softmax", since=1)
