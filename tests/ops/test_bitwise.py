@@ -19,8 +19,7 @@ from ovconform import opset
 from ovconform.errors import InferError, ValidationError
 from ovconform.ir import Type
 from ovconform.ir.opset_table import OPSET_VERSIONS
-from ovconform.opcases import all_case_keys, case_strategy
-from reference_plugin.ops import registered_ops
+from ovconform.opcases import case_strategy
 
 #: The op versions of the family whose case strategies are checked here.
 CASE_KEYS = [("BitwiseAnd", 13), ("BitwiseOr", 13), ("BitwiseXor", 13), ("BitwiseLeftShift", 15),
@@ -42,15 +41,6 @@ def test_builders_use_the_opset_versions() -> None:
              opset.bitwise_right_shift(x, x), opset.bitwise_not(x)]
     assert versions_of(built) == CASE_KEYS
     assert opset.bitwise_and(x, x, auto_broadcast="NUMPY").attrs["auto_broadcast"] == "numpy"
-
-def test_every_op_of_the_family_has_a_case() -> None:
-    missing = sorted(set(CASE_KEYS) - set(all_case_keys()))
-    assert not missing, f"ops without a case strategy: {missing}"
-
-def test_every_version_of_each_op_is_defined_and_has_a_kernel() -> None:
-    ops = {op for op, _ in CASE_KEYS}
-    assert {(op, v) for op in ops for v in OPSET_VERSIONS[op]} == set(CASE_KEYS)  # every version of each op
-    assert {(op, v) for op, versions in registered_ops().items() if op in ops for v in versions} == set(CASE_KEYS)
 
 @pytest.mark.parametrize(("op", "version"), CASE_KEYS)
 @CASE_SETTINGS
