@@ -60,7 +60,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "devices":
         return _cmd_devices(args)
     if args.command == "ops":
-        return ops_table.run(args)
+        from ovconform.errors import OVConformError
+
+        try:
+            return ops_table.run(args)
+        except OVConformError as e:  # a bad --report / --junit file: one line, exit 2, as `report` does
+            print(f"ovconform ops: error: {e}", file=sys.stderr)
+            return 2
     if args.command == "report":
         from ovconform.reports.cli import run_report
 

@@ -98,6 +98,12 @@ def pytest_configure(config: pytest.Config) -> None:
         devices = resolve(specs)
     except PluginSpecError as e:
         raise pytest.UsageError(str(e)) from None
+    # a bad depth or case count is a usage error now, not a collection error of the op suite later
+    # (imported here: without --plugin the plugin loads nothing of the op machinery)
+    from ovconform.opcases.depth import depth_from_config, examples_from_config
+
+    depth_from_config(config)
+    examples_from_config(config)
     config.stash[devices_key] = devices
     config.stash[declared_key] = {}
     config.stash[_expectations.key] = _load_expectations(config, devices)

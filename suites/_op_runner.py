@@ -43,7 +43,7 @@ from ovconform.categorical import SampleComparison, compare_samples, sample_spac
 from ovconform.ir import Model, Node, Type, as_type, bf16_to_f32, constant_value, f32_to_bf16
 from ovconform.opcases import OpCase, generate_cases
 from ovconform.opcases.depth import DEFAULT_EXAMPLES as EXAMPLES_AT
-from ovconform.opcases.depth import Depth, depth_from_config
+from ovconform.opcases.depth import Depth, depth_from_config, examples_from_config
 from ovconform.opcases.stimulus import build_stimulus, stimuli
 from ovconform.tolerances import (
     EPSILON,
@@ -63,8 +63,8 @@ __all__ = ["DEFAULT_EXAMPLES", "HOUSEKEEPING", "MODEL_TOLERANCE", "Expected", "S
            "generate_cases", "get_case", "model_tolerance", "op_depth", "ops_under_test", "plugin_manager",
            "run_on_device", "run_reference", "suite_cases", "tolerance_for"]
 
-#: Cases per op type and version when ``--ovconform-examples`` is not given.
-DEFAULT_EXAMPLES = 10
+#: Cases per op type and version when ``--ovconform-examples`` is not given (at the default depth).
+DEFAULT_EXAMPLES = EXAMPLES_AT[Depth.STANDARD]
 #: Housekeeping node types: not "the op under test" of a case, not triaged on their own.
 HOUSEKEEPING = ("Parameter", "Constant", "Result")
 #: Whole-model comparison tolerance on f32 (f16 scales by its epsilon): models chain many
@@ -82,27 +82,8 @@ def op_depth(config: Any) -> Depth:
 
 
 def examples_count(config: Any) -> int:
-    """N from ``--ovconform-examples``, else ``OVCONFORM_EXAMPLES``, else the depth's default
-    (quick 3, standard 10, exhaustive 30).
-
-    :raises pytest.UsageError: naming the source when the value is not an integer >= 1.
-    """
-    import pytest
-
-    value, source = None, "--ovconform-examples"
-    try:
-        value = config.getoption("ovconform_examples")
-    except ValueError:  # the option is not registered (suites collected without their conftest)
-        pass
-    if value is None:
-        value, source = os.environ.get("OVCONFORM_EXAMPLES") or EXAMPLES_AT[op_depth(config)], "OVCONFORM_EXAMPLES"
-    try:
-        n = int(value)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise pytest.UsageError(f"{source}={value!r}: the number of cases per op must be an integer >= 1.")
-    return n
+    """N generated cases per op version (:func:`ovconform.opcases.depth.examples_from_config`)."""
+    return examples_from_config(config)
 
 
 def ops_under_test(model: Model, op_type: str | None = None) -> list[Node]:

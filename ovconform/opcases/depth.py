@@ -22,7 +22,8 @@ from typing import Any, Final
 
 from ovconform.errors import ValidationError
 
-__all__ = ["DEFAULT", "DEFAULT_EXAMPLES", "DEPTHS", "ENV", "Depth", "depth_from_config", "parse_depth"]
+__all__ = ["DEFAULT", "DEFAULT_EXAMPLES", "DEPTHS", "ENV", "EXAMPLES_ENV", "Depth", "depth_from_config",
+           "examples_from_config", "parse_depth"]
 
 
 class Depth(enum.IntEnum):
@@ -41,6 +42,8 @@ DEPTHS: Final = tuple(str(d) for d in Depth)
 DEFAULT: Final = Depth.STANDARD
 #: The environment variable read when the option is not given.
 ENV: Final = "OVCONFORM_DEPTH"
+#: The environment variable read when ``--ovconform-examples`` is not given.
+EXAMPLES_ENV: Final = "OVCONFORM_EXAMPLES"
 #: Generated (hypothesis) cases per op version at each depth, unless ``--ovconform-examples`` says.
 DEFAULT_EXAMPLES: Final = {Depth.QUICK: 3, Depth.STANDARD: 10, Depth.EXHAUSTIVE: 30}
 
@@ -78,3 +81,27 @@ def depth_from_config(config: Any) -> Depth:
         return parse_depth(value, source)
     except ValidationError as e:
         raise pytest.UsageError(str(e)) from None
+
+
+def examples_from_config(config: Any) -> int:
+    """N from ``--ovconform-examples``, else ``OVCONFORM_EXAMPLES``, else the depth's default
+    (quick 3, standard 10, exhaustive 30).
+
+    :raises pytest.UsageError: naming the source when the value is not an integer >= 1.
+    """
+    import pytest
+
+    value, source = None, "--ovconform-examples"
+    try:
+        value = config.getoption("ovconform_examples")
+    except ValueError:  # the option is not registered (suites collected without their conftest)
+        pass
+    if value is None:
+        value, source = os.environ.get(EXAMPLES_ENV) or DEFAULT_EXAMPLES[depth_from_config(config)], EXAMPLES_ENV
+    try:
+        n = int(value)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise pytest.UsageError(f"{source}={value!r}: the number of cases per op must be an integer >= 1.")
+    return n

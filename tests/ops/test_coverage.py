@@ -132,3 +132,14 @@ def test_bad_junit_is_a_clear_error(tmp_path: Path, content: str) -> None:
         ops_table.read_junit(bad)
     with pytest.raises(OVConformError, match="cannot read"):
         ops_table.read_junit(tmp_path / "missing.xml")
+
+
+@pytest.mark.parametrize("args", [["--report", "{missing}"], ["--report", "{notreport}"], ["--junit", "{notreport}"]])
+def test_cli_bad_files_are_one_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
+    """``ovconform ops`` names the bad file and exits 2, as ``ovconform report`` does (no traceback)."""
+    (tmp_path / "x.json").write_text("{}")
+    paths = {"missing": str(tmp_path / "missing.json"), "notreport": str(tmp_path / "x.json")}
+    argv = ["ops", *[a.format(**paths) for a in args]]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ovconform ops: error: ") and err.count("\n") == 1 and "Traceback" not in err

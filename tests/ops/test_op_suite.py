@@ -221,6 +221,21 @@ def test_bad_examples_count_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) ->
             R.examples_count(NoOption())
 
 
+@pytest.mark.parametrize(("env", "args", "message"), [
+    ({"OVCONFORM_DEPTH": "bogus"}, [], "OVCONFORM_DEPTH='bogus' is not a depth; allowed: quick, standard, exhaustive."),
+    ({}, ["--ovconform-examples=-3"], "--ovconform-examples=-3: the number of cases per op must be an integer >= 1."),
+])
+def test_bad_depth_or_count_is_a_usage_error_before_collection(tmp_path: Path, env: dict[str, str], args: list[str],
+                                                               message: str) -> None:
+    """pytest's usage error (exit 4, one line), not a collection error of the op suite module."""
+    cmd = [sys.executable, "-m", "pytest", "--plugin=reference", "-q", "-p", "no:cacheprovider", "--co", *args]
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_CURRENT", "OVCONFORM_"))}
+    proc = subprocess.run(cmd, cwd=tmp_path, env={**base, **env}, capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert proc.returncode == 4, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert f"ERROR: {message}" in proc.stderr and "collection" not in proc.stdout + proc.stderr
+
+
 def test_examples_option_with_the_suites_folder(tmp_path: Path) -> None:
     """``--ovconform-examples`` (registered by suites/conftest.py) when the suites folder is given."""
     suites = Path(R.__file__).resolve().parent
