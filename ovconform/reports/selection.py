@@ -8,7 +8,9 @@ is **partial** when any of these holds, and its report says so (``run.partial: t
   (``paths``, ``ignore``);
 * its selection removed tests: ``-k``, ``-m``, ``--deselect``, ``--lf`` or a plugin (``deselected``
   counts them; perf tests left out because the perf suite is opt-in do not count);
-* some selected test never ran (``not_run``: ``-x``/``--maxfail``, an interrupted or killed run).
+* some selected test never ran (``not_run``: ``-x``/``--maxfail``, an interrupted or killed run);
+* its op suite ran fewer cases than the default: ``--ovconform-depth quick`` (``depth``), or fewer
+  generated cases per op than the depth's default (``examples``). The depth is always recorded.
 
 A partial report never replaces a full one (:func:`ovconform.reports.conformance.write_document`)
 and ``ovconform report diff`` reads a partial NEW as a narrower selection, not as missing tests.
@@ -38,7 +40,22 @@ def declared(config: pytest.Config) -> dict[str, Any]:
         value = config.getoption(option, None)
         if value:
             out[key] = list(value) if isinstance(value, (list, tuple)) else value
+    from ovconform.opcases.depth import DEFAULT_EXAMPLES, depth_from_config, examples_from_config
+
+    depth = depth_from_config(config)
+    out["depth"] = str(depth)
+    examples = examples_from_config(config)
+    if examples != DEFAULT_EXAMPLES[depth]:
+        out["examples"] = examples
     return out
+
+
+def _fewer_op_cases(selection: dict[str, Any]) -> bool:
+    """Whether the op suite ran fewer cases than a default (standard-depth) run would."""
+    from ovconform.opcases.depth import DEFAULT, DEFAULT_EXAMPLES, Depth, parse_depth
+
+    depth = parse_depth(selection.get("depth", str(DEFAULT)))
+    return depth is Depth.QUICK or selection.get("examples", DEFAULT_EXAMPLES[depth]) < DEFAULT_EXAMPLES[depth]
 
 
 def _paths(config: pytest.Config) -> list[str]:
@@ -61,7 +78,8 @@ def finish(selection: dict[str, Any], collection: Collection | None, ran: set[st
     else:
         selected = {m["test_id"] for m in collection.tests.values()}
         out.update(selected=len(selected), deselected=collection.deselected, not_run=len(selected - ran))
-    partial = bool(out.get("paths") or out.get("ignore") or out["deselected"] or out["not_run"])
+    partial = bool(out.get("paths") or out.get("ignore") or out["deselected"] or out["not_run"]
+                   or _fewer_op_cases(out))
     return {"selection": out, "partial": partial}
 
 
@@ -86,6 +104,9 @@ def describe(run: dict[str, Any]) -> str:
         parts.append(f"{sel['deselected']} test(s) deselected")
     if sel.get("not_run"):
         parts.append(f"{sel['not_run']} selected test(s) did not run")
+    if _fewer_op_cases(sel):
+        parts.append(f"op suite at --ovconform-depth {sel.get('depth')}"
+                     + (f" with {sel['examples']} generated case(s) per op" if "examples" in sel else ""))
     return "partial run: " + ("; ".join(parts) or "a narrower selection")
 
 

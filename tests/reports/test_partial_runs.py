@@ -142,12 +142,31 @@ def _collection(selected: int, deselected: int = 0) -> Collection:
     ({"paths": ["suites/test_a.py"]}, _collection(3), 3, True),
     ({"ignore": ["suites/test_a.py"]}, _collection(3), 3, True),
     ({}, None, 0, False),  # the collection unknown: only what was declared counts
+    ({"depth": "standard"}, _collection(3), 3, False),
+    ({"depth": "exhaustive"}, _collection(3), 3, False),
+    ({"depth": "quick"}, _collection(3), 3, True),  # the op suite without its stimulus cases
+    ({"depth": "standard", "examples": 3}, _collection(3), 3, True),  # fewer generated op cases
+    ({"depth": "standard", "examples": 30}, _collection(3), 3, False),
 ])
 def test_partial_rule(declared: dict[str, Any], collection: Collection | None, ran: int, partial: bool) -> None:
     ids = {f"t.py::t{i}[D]" for i in range(ran)}
     out = selection.finish(declared, collection, ids)
     assert out["partial"] is partial
     assert bool(selection.describe(out)) is partial
+
+
+def test_a_quick_depth_run_is_partial_and_leaves_the_full_report(tmp_path: Path) -> None:
+    """--ovconform-depth quick runs fewer op cases than a full run: its report says so and does not
+    replace the full one (the op tests only, to keep it short: -k narrows it further)."""
+    full = tmp_path / "out" / "REFERENCE" / "conformance.json"
+    full.parent.mkdir(parents=True)
+    shutil.copyfile(SAMPLE, full)
+    proc = _pytest(tmp_path, "--ovconform-depth=quick", "-k", "Relu-1", plugin="--plugin=reference")
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    assert full.read_bytes() == SAMPLE.read_bytes(), "the quick run replaced the full report"
+    doc = _doc.load(full.with_name("conformance.partial.json"))
+    assert doc["run"]["partial"] is True and doc["run"]["selection"]["depth"] == "quick"
+    assert "op suite at --ovconform-depth quick" in proc.stdout
 
 
 def _write(base: Path, partial: bool, records: int) -> Path:
