@@ -41,7 +41,7 @@ import numpy as np
 from ovconform import Tensor
 from ovconform.categorical import SampleComparison, compare_samples, sample_space
 from ovconform.ir import Model, Node, Type, as_type, bf16_to_f32, constant_value, f32_to_bf16
-from ovconform.opcases import OpCase, generate_cases
+from ovconform.opcases import CASE_TIERS, OpCase, case_at, generate_cases, generated_cases
 from ovconform.opcases.depth import DEFAULT_EXAMPLES as EXAMPLES_AT
 from ovconform.opcases.depth import Depth, depth_from_config, examples_from_config
 from ovconform.opcases.stimulus import build_stimulus, stimuli
@@ -60,8 +60,8 @@ from reference_plugin.evaluate import ModelRunner  # the formulas' interpreter
 
 __all__ = ["DEFAULT_EXAMPLES", "HOUSEKEEPING", "MODEL_TOLERANCE", "Expected", "Steps", "case_labels", "case_steps",
            "compare_outputs", "declared_nodes", "examples_count", "execution_precision", "expected_values",
-           "generate_cases", "get_case", "model_tolerance", "op_depth", "ops_under_test", "plugin_manager",
-           "run_on_device", "run_reference", "suite_cases", "tolerance_for"]
+           "generate_cases", "generated_cases", "get_case", "model_tolerance", "op_depth", "ops_under_test",
+           "plugin_manager", "run_on_device", "run_reference", "suite_cases", "tolerance_for"]
 
 #: Cases per op type and version when ``--ovconform-examples`` is not given (at the default depth).
 DEFAULT_EXAMPLES = EXAMPLES_AT[Depth.STANDARD]
@@ -98,9 +98,15 @@ GENERATED = "case"
 
 
 def case_labels(op_type: str, version: int, n: int, depth: Depth) -> list[str]:
-    """The labels of the cases the suite runs for ``op_type``-``version``: ``case0``..``case{n-1}``
-    (generated), then the stimulus cases ``depth`` runs (none at quick)."""
-    labels = [f"{GENERATED}{i}" for i in range(n)]
+    """The labels of the cases the suite runs for ``op_type``-``version``: ``case{i}`` for each
+    generated case (``case0``..``case{n-1}`` from the default ``n`` up, where a strategy with fewer
+    distinct cases skips the rest; below it, the indices of
+    :func:`~ovconform.opcases.generated_cases`), then the stimulus cases ``depth`` runs (none at
+    quick)."""
+    if n >= CASE_TIERS[0]:
+        labels = [f"{GENERATED}{i}" for i in range(n)]
+    else:
+        labels = [f"{GENERATED}{i}" for i, _ in generated_cases(op_type, version, n)]
     if depth > Depth.QUICK:
         labels += [s.label for s in stimuli(op_type, version, depth)]
     return labels
@@ -117,8 +123,7 @@ def get_case(op_type: str, version: int, label: str, n: int) -> OpCase | None:
     index = generated_index(label)
     if index is None:
         return build_stimulus(op_type, version, label)
-    cases = generate_cases(op_type, version, n)
-    return cases[index] if index < len(cases) else None
+    return case_at(op_type, version, index, n)
 
 
 def suite_cases(op_type: str, version: int, n: int, depth: Depth | str) -> list[tuple[str, OpCase]]:

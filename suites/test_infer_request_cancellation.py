@@ -215,33 +215,18 @@ def test_can_cancel_infer_request(ov_core: Any, ov_device_name: str) -> None:
 
 def test_cancel_stops_a_running_request(ov_core: Any, ov_device_name: str) -> None:
     """(–) cancel() right after start_async, while the run is unfinished, makes wait() raise
-    CancelledError; the request then runs normally again. A run that completed normally is a
-    failure only when cancel() certainly met it unfinished (:class:`RunWindow`: cancel was called
-    within half the shortest synchronous run); an inconclusive attempt is repeated, and the test
-    is skipped after 5 of them."""
+    CancelledError; the request then runs normally again. Judged as the mandatory tests are
+    (:class:`_Judge`): it fails when at least :data:`CERTAIN_FAILURES` of :data:`ATTEMPTS` runs
+    completed although cancel() certainly met them unfinished, and is skipped as inconclusive
+    when no run was cancelled but too few were certain misses (OpenVINO's own pipeline checks for a
+    cancel only between its stages, so a cancel that meets a stage already running is missed)."""
     request = long_run_request(ov_core, ov_device_name)
     inputs = long_run_inputs(0)
     window = RunWindow(request, inputs)
     where = call(ov_device_name, "InferRequest.cancel") + " right after start_async; wait()"
-    for _attempt in range(ATTEMPTS):
-        with no_error(where):
-            window.start()
-            request.start_async(inputs)
-            window.call()
-            request.cancel()
-            unfinished = window.certainly_unfinished()
-        try:
-            request.wait()
-        except CancelledError:
-            break
-        except Exception as e:  # noqa: BLE001 - anything but CancelledError is the failure
-            fail("error", f"{type(e).__name__}: {e}", "CancelledError", where)
-        if unfinished:
-            fail("error", "none (wait() returned normally although cancel() came before the run ended)",
-                 "CancelledError", where)
-    else:
-        pytest.skip(f"inconclusive: each of {ATTEMPTS} cancel() calls came later than half the shortest "
-                    f"run ({window.shortest * 1000:.2f} ms) after start_async")
+    if not _cancel_async_runs(request, inputs, window, where, lambda: _check_long_output(request, 0, where)):
+        pytest.skip(f"inconclusive: none of {ATTEMPTS} runs was cancelled, and fewer than {CERTAIN_FAILURES} "
+                    f"cancel() calls came within half the shortest run ({window.shortest * 1000:.2f} ms)")
     with no_error(call(ov_device_name, "InferRequest.infer") + " after a cancelled run"):
         request.infer(long_run_inputs(4))
     _check_long_output(request, 4, call(ov_device_name, "InferRequest.infer") + " after a cancelled run")

@@ -247,3 +247,26 @@ def test_cases_run_on_openvino_cpu(key: tuple[str, int]) -> None:
 
 def test_strategies_are_hypothesis_strategies() -> None:
     assert isinstance(case_strategy("MatMul", 1), st.SearchStrategy)
+
+
+@pytest.mark.parametrize("key", [("Acos", 1), ("MatMul", 1), ("Softmax", 8), ("TopK", 11), ("Convolution", 1),
+                                 ("RandomUniform", 8), ("Gather", 8), ("ReduceSum", 1)])
+def test_a_case_index_names_the_same_case_at_every_depth(key: tuple[str, int]) -> None:
+    """``<op>-<v>-case{i}`` of a quick run (N=3) is case{i} of a standard (10) and an exhaustive (30)
+    run, so expectation entries and report diffs that name a case index mean one case; a quick run
+    takes the standard cases with the most input elements."""
+    import ovconform
+    from ovconform.opcases import generated_cases
+
+    def fingerprint(case: OpCase) -> tuple[Any, ...]:
+        return (*ovconform.serialize(case.model),
+                tuple((k, v.dtype.str, v.tobytes()) for k, v in sorted(case.inputs.items())))
+
+    by_n = {n: {i: fingerprint(c) for i, c in generated_cases(*key, n)} for n in (3, 10, 15, 30)}
+    assert len(by_n[30]) > len(by_n[10]) >= 3 and len(by_n[3]) == 3
+    assert list(by_n[10]) == list(range(len(by_n[10])))
+    for n, prints in by_n.items():
+        for i, p in prints.items():
+            assert p == by_n[30][i], f"{key}: case{i} at N={n} differs from case{i} at N=30"
+    sizes = {i: sum(v.size for v in c.inputs.values()) for i, c in generated_cases(*key, 10)}
+    assert min(sizes[i] for i in by_n[3]) >= max(s for i, s in sizes.items() if i not in by_n[3])
