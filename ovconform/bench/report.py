@@ -90,8 +90,10 @@ def _add_counters(doc: dict[str, Any], result: BenchResult, pcsort: str, coverag
     original_types = _types(result.model.model)
     executed = result.runtime_types if result.runtime_originals is not None else original_types
     samples = result.counter_samples or list(zip(result.counters, result.counter_latencies_ms, strict=True))
+    means = result.counter_means_ms if len(result.counter_means_ms) == len(samples) else None
     findings = C.check([C.rows(infos) for infos, _ in samples], [lat for _, lat in samples], executed_ops=executed,
-                       originals=result.runtime_originals, original_types=original_types, coverage_min=coverage_min)
+                       originals=result.runtime_originals, original_types=original_types, coverage_min=coverage_min,
+                       means_ms=means, consumers=result.runtime_consumers)
     flops = model_flops(result.model.model)
     doc["counters"] = {
         "available": True, "requests": len(per_request), "sort": pcsort,

@@ -24,6 +24,7 @@ each stream ``cores // streams``), and the figures were measured with what it se
 from __future__ import annotations
 
 import queue
+import statistics
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -129,8 +130,14 @@ class BenchResult:
     #: (counters, latency ms) of every counted run: the requests' last runs, plus (sync API) the
     #: extra sample runs; the consistency checks use these
     counter_samples: list[tuple[list[Any], float]] = field(default_factory=list)
+    #: for each counted run, the mean latency (ms) of every run its request made since compile
+    #: (first inference included): the bound for counters a device averages over its runs, as
+    #: OpenVINO CPU does
+    counter_means_ms: list[float] = field(default_factory=list)
     runtime_originals: dict[str, list[str]] | None = None
     runtime_types: dict[str, str] = field(default_factory=dict)
+    #: consumers of each runtime-model node that no execution node accounts for (empty ORIGINAL_NAMES)
+    runtime_consumers: dict[str, list[str]] = field(default_factory=dict)
     runtime_error: str = ""
     runtime_model: Any = None
 
@@ -163,16 +170,25 @@ def _read_back(compiled: Any, names: Sequence[str]) -> dict[str, Any]:
     return out
 
 
-def _runtime_map(compiled: Any) -> tuple[Any, dict[str, list[str]] | None, dict[str, str], str]:
+def _runtime_map(compiled: Any) -> tuple[Any, dict[str, list[str]] | None, dict[str, str], dict[str, list[str]],
+                                          str]:
+    """The runtime model, its ORIGINAL_NAMES per node, each node's type (``Constant`` for what is
+    computed from constants only), the consumers of each node with empty ORIGINAL_NAMES, and the
+    error that prevented reading it."""
     try:
         runtime = compiled.get_runtime_model()
     except Exception as e:  # noqa: BLE001 - no runtime model: counters map by name only
-        return None, None, {}, f"{type(e).__name__}: {e}"
-    originals, types = {}, {}
+        return None, None, {}, {}, f"{type(e).__name__}: {e}"
+    originals: dict[str, list[str]] = {}
+    types: dict[str, str] = {}
+    consumers: dict[str, list[str]] = {}
     constant: set[int] = set()
     for node in runtime.get_ordered_ops():
-        names = str(node.rt_info.get(ORIGINAL_NAMES, "") or "")
-        originals[node.friendly_name] = [n for n in names.split(",") if n] or [node.friendly_name]
+        names = [n for n in str(node.rt_info.get(ORIGINAL_NAMES, node.friendly_name) or "").split(",") if n]
+        originals[node.friendly_name] = names
+        if not names:  # no execution node accounts for it: judged by its consumers (counters.check)
+            consumers[node.friendly_name] = [i.get_node().friendly_name for o in node.outputs()
+                                             for i in o.get_target_inputs()]
         layer_type = str(node.rt_info.get("layerType", node.type_name))
         inputs = [v.node for v in node.input_values()]
         if node.type_name == "Constant" or layer_type in CONSTANT_TYPES or (
@@ -180,7 +196,7 @@ def _runtime_map(compiled: Any) -> tuple[Any, dict[str, list[str]] | None, dict[
             constant.add(id(node))
             layer_type = "Constant"  # computed once, before any inference: no counter expected
         types[node.friendly_name] = layer_type
-    return runtime, originals, types, ""
+    return runtime, originals, types, consumers, ""
 
 
 def _set_inputs(request: Any, tensors: Sequence[Any]) -> None:
@@ -230,8 +246,10 @@ class _AsyncState:
         return done
 
 
-def _async_loop(requests: list[Any], pool: list[list[Any]], cfg: BenchConfig,
-                progress: Progress) -> tuple[list[float], float, list[float]]:
+def _async_loop(requests: list[Any], pool: list[list[Any]], cfg: BenchConfig, progress: Progress,
+                history: list[list[float]]) -> tuple[list[float], float, list[float]]:
+    """The timed asynchronous loop; each completed run's latency is also appended to its
+    request's ``history``."""
     n = len(requests)
     state = _AsyncState(n)
     for i, request in enumerate(requests):
@@ -250,6 +268,7 @@ def _async_loop(requests: list[Any], pool: list[list[Any]], cfg: BenchConfig,
         if i in in_flight:
             requests[i].wait()  # raises the run's error, if any
             latencies.append(state.latency[i])
+            history[i].append(state.latency[i])
         in_flight.add(i)
         if len(pool) > 1:
             _set_inputs(requests[i], pool[iteration % len(pool)])
@@ -263,6 +282,7 @@ def _async_loop(requests: list[Any], pool: list[list[Any]], cfg: BenchConfig,
     duration = max(time.perf_counter() - start, 1e-9)
     for i in sorted(in_flight):
         latencies.append(state.latency[i])
+        history[i].append(state.latency[i])
     for request in requests:
         request.set_callback(None)
     return latencies, duration, list(state.latency)
@@ -297,11 +317,13 @@ def run_benchmark(core: Any, device: str, bench_model: BenchModel, config: Bench
     requests[0].infer()
     first_ms = (time.perf_counter() - t0) * 1000.0
     progress = Progress(cfg.niter, cfg.duration_s, enabled=cfg.progress, label=label)
+    history: list[list[float]] = [[first_ms], *([] for _ in requests[1:])]  # every run of each request
     if cfg.api == "sync":
         latencies, duration = _sync_loop(requests[0], pool, cfg, progress)
+        history[0].extend(latencies)
         last = [latencies[-1]]
     else:
-        latencies, duration, last = _async_loop(requests, pool, cfg, progress)
+        latencies, duration, last = _async_loop(requests, pool, cfg, progress, history)
     progress.close(len(latencies))
     result = BenchResult(device, bench_model, cfg, compile_ms, first_ms, summarize(latencies, duration, cfg.percentile),
                          nireq, props, {k: P.to_string(v) if not isinstance(v, (int, bool, str)) else v
@@ -309,10 +331,10 @@ def run_benchmark(core: Any, device: str, bench_model: BenchModel, config: Bench
                          I.describe(pool, model) | {"mode": cfg.inputs, "sets": len(pool), "seed": cfg.seed},
                          blas_info() | {"requested": cfg.blas_threads, "threads_at_start": blas_at_start})
     if cfg.perf_count:
-        _collect_counters(result, requests, last)
+        _collect_counters(result, requests, last, history)
         if cfg.api == "sync" and not result.counters_error:
-            _sample_counters(result, requests[0], cfg.counter_samples)
-        (result.runtime_model, result.runtime_originals, result.runtime_types,
+            _sample_counters(result, requests[0], cfg.counter_samples, history[0])
+        (result.runtime_model, result.runtime_originals, result.runtime_types, result.runtime_consumers,
          result.runtime_error) = _runtime_map(compiled)
     return result
 
@@ -325,8 +347,9 @@ def _optimal(props: Mapping[str, Any]) -> int:
     return max(value, 1)
 
 
-def _collect_counters(result: BenchResult, requests: list[Any], last_ms: list[float]) -> None:
-    for request, latency in zip(requests, last_ms, strict=True):
+def _collect_counters(result: BenchResult, requests: list[Any], last_ms: list[float],
+                      history: list[list[float]]) -> None:
+    for request, latency, runs in zip(requests, last_ms, history, strict=True):
         try:
             infos = list(request.get_profiling_info())
         except OVConformError as e:
@@ -335,13 +358,16 @@ def _collect_counters(result: BenchResult, requests: list[Any], last_ms: list[fl
         result.counters.append(infos)
         result.counter_latencies_ms.append(latency)
         result.counter_samples.append((infos, latency))
+        result.counter_means_ms.append(statistics.fmean(runs or [latency]))
 
 
-def _sample_counters(result: BenchResult, request: Any, runs: int) -> None:
+def _sample_counters(result: BenchResult, request: Any, runs: int, history: list[float]) -> None:
     """More (counters, latency) pairs from extra synchronous runs after the timed loop (not in the
     statistics), so the coverage figure does not rest on one run."""
     for _ in range(runs):
         t0 = time.perf_counter()
         request.infer()
         latency = (time.perf_counter() - t0) * 1000.0
+        history.append(latency)
         result.counter_samples.append((list(request.get_profiling_info()), latency))
+        result.counter_means_ms.append(statistics.fmean(history))

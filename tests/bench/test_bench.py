@@ -121,6 +121,43 @@ def test_negative_missing_and_oversized_counters_are_errors() -> None:
     assert got["original_ops_mapped"]["status"] == "warning" and got["original_ops_mapped"]["nodes"] == ["c"]
 
 
+def test_an_op_fused_into_a_counted_node_is_covered_but_one_that_vanished_is_not() -> None:
+    """As OpenVINO CPU reports an MLP: the FullyConnected counter ``fc1_bias`` lists
+    ``fc1_bias,relu1`` but not the MatMul ``fc1`` it absorbed (empty ORIGINAL_NAMES: judged by its
+    reader ``fc1_bias``); an LSTMSequence ``lstm`` decomposed leaves ``lstm.0``. A MatMul ``fc2``
+    that nothing counts and whose reader is a Result has no counter."""
+    rows = [[C.rows([_info("fc1_bias", 1.0, "FullyConnected"), _info("lstm.0", 1.0, "Concat")])]]
+    executed = {"fc1": "MatMul", "fc1_bias": "FullyConnected", "relu1": "FullyConnected", "lstm": "LSTMSequence",
+                "fc2": "MatMul", "out": "Result"}
+    originals = {"fc1": [], "fc1_bias": ["fc1_bias", "relu1"], "relu1": ["fc1_bias", "relu1"], "lstm": [],
+                 "fc2": [], "out": ["out"]}
+    found = {f["check"]: f for f in C.check(rows[0], [5.0], executed_ops=executed, originals=originals,
+                                            original_types=executed,
+                                            consumers={"fc1": ["fc1_bias"], "lstm": ["out"], "fc2": ["out"]})}
+    assert found["executed_ops_present"]["nodes"] == ["fc2"], found["executed_ops_present"]
+    executed.pop("fc2")
+    found = {f["check"]: f for f in C.check(rows[0], [5.0], executed_ops=executed, originals=originals,
+                                            original_types=executed, consumers={"fc1": ["fc1_bias"]})}
+    assert found["executed_ops_present"]["status"] == "ok"
+
+
+def test_counters_averaged_since_compile_are_bounded_by_the_mean_latency() -> None:
+    """OpenVINO CPU reports each node's time averaged over every run since compile, so after a slow
+    first run the last run's counters sum above its own latency: accepted when within the mean
+    latency of the request's runs, and the finding says so; counters above both are an error."""
+    executed = {"a": "Add"}
+    averaged = C.check([C.rows([_info("a", 3.0)])], [1.0], executed_ops=executed, originals={"a": ["a"]},
+                       original_types=executed, means_ms=[3.5])
+    by = {f["check"]: f for f in averaged}
+    assert by["sum_within_latency"]["status"] == "ok" and "averages over every run" in by["sum_within_latency"]["message"]
+    assert by["latency_coverage"]["coverage_percent"] == round(100 * 3.0 / 3.5, 2)
+    inflated = C.check([C.rows([_info("a", 4.0)])], [1.0], executed_ops=executed, originals={"a": ["a"]},
+                       original_types=executed, means_ms=[3.5])
+    by = {f["check"]: f for f in inflated}
+    assert by["sum_within_latency"]["status"] == "error" and "mean since compile 3.500 ms" in \
+        by["sum_within_latency"]["message"]
+
+
 def test_low_coverage_is_a_warning_and_no_executed_counter_an_error() -> None:
     got = _checks([[_info("a", 1.0)]], [10.0], {"a": "Add"})
     assert got["latency_coverage"]["status"] == "warning" and "below 80%" in got["latency_coverage"]["message"]
@@ -441,7 +478,7 @@ def test_constant_subgraphs_of_the_runtime_model_need_no_counter() -> None:
         def get_runtime_model(self) -> Model:
             return graph
 
-    _, originals, types, error = _runtime_map(Compiled())
+    _, originals, types, _, error = _runtime_map(Compiled())
     assert error == "" and types["w_reshape"] == "Constant" and types["add"] == "Eltwise"
     found = C.check([C.rows([_info("add", 1.0)])], [1.1], executed_ops=types, originals=originals,
                     original_types=types)
@@ -459,4 +496,4 @@ def test_async_loop_gives_up_when_no_request_completes(core: Core, monkeypatch: 
     silent.start_async = lambda: None
     with pytest.raises(InferError, match=r"no infer request completed within 0\.2 s .* after 1 started run"):
         runner._async_loop([silent], [[]], BenchConfig(niter=3).resolved(),
-                           runner.Progress(3, None, enabled=False))
+                           runner.Progress(3, None, enabled=False), [[]])

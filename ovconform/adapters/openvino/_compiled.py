@@ -137,8 +137,11 @@ class OVCompiledModel(CompiledModel):
 
     def get_runtime_model(self) -> Model:
         """Our model with OpenVINO's execution info: each node gets the rt_info of the
-        execution-graph node whose ``originalLayersNames`` lists it (fused or optimized-out nodes
-        keep ``execTimeMcs`` "not_executed")."""
+        execution-graph node whose ``originalLayersNames`` lists it, including that list (the ops
+        fused with it, whose counter is the execution node's). A node no execution node lists
+        (OpenVINO CPU's FullyConnected ``fc1_bias`` lists ``fc1_bias,relu1`` but not the MatMul
+        ``fc1`` it absorbed) gets an empty ``originalLayersNames`` and ``execTimeMcs``
+        "not_executed"."""
         runtime = super().get_runtime_model()
         try:
             ov_runtime = self._ov.get_runtime_model()
@@ -150,9 +153,12 @@ class OVCompiledModel(CompiledModel):
             for name in filter(None, info.get("originalLayersNames", "").split(",")):
                 info_of.setdefault(name, info)
         for node in runtime.get_ordered_ops():
-            found = info_of.get(node.friendly_name, {})
+            found = info_of.get(node.friendly_name)
             node.rt_info.setdefault("outputLayouts", "")
-            node.rt_info.update({k: found[k] for k in _EXEC_KEYS if k in found})
+            if found is None:
+                node.rt_info.update({"originalLayersNames": "", "execTimeMcs": "not_executed"})
+                continue
+            node.rt_info.update({k: found[k] for k in (*_EXEC_KEYS, "originalLayersNames") if k in found})
         return runtime
 
     def __repr__(self) -> str:
