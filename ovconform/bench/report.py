@@ -65,6 +65,7 @@ def perf_document(result: BenchResult, *, pcsort: str = "sort", coverage_min: fl
         "inputs": result.inputs, "blas": result.blas,
         "results": {"compile_ms": round(result.compile_ms, 4),
                     "first_inference_ms": round(result.first_inference_ms, 4),
+                    "warmup_ms": round(result.warmup_ms, 4),
                     "iterations": st.count, "duration_ms": round(st.duration_ms, 4),
                     "latency_ms": {"median": st.median_ms, "average": st.average_ms, "min": st.min_ms,
                                    "max": st.max_ms, "percentile": st.percentile,
@@ -332,6 +333,8 @@ def console_text(doc: dict[str, Any], *, top: int = 15) -> str:
              f"BLAS threads {_blas_text(doc['blas'])}",
              f"[ INFO ] Compile model took {res['compile_ms']:.2f} ms",
              f"[ INFO ] First inference took {res['first_inference_ms']:.2f} ms",
+             *([f"[ INFO ] Warm-up of {doc['config']['nireq']} request(s) took {res['warmup_ms']:.2f} ms"]
+               if res.get("warmup_ms") else []),
              f"[ INFO ] Execution Devices:{doc['device_properties'].get('EXECUTION_DEVICES', doc['device'])}",
              f"[ INFO ] Count:            {res['iterations']} iterations",
              f"[ INFO ] Duration:         {res['duration_ms']:.2f} ms",

@@ -6,7 +6,11 @@
    OPTIMAL_NUMBER_OF_INFER_REQUESTS, NUM_STREAMS and EXECUTION_DEVICES;
 2. create the requests: one for the ``sync`` API, ``nireq`` (default: the device's
    OPTIMAL_NUMBER_OF_INFER_REQUESTS) for ``async``;
-3. one untimed-in-the-stats first inference ("First inference took X ms");
+3. one untimed-in-the-stats first inference ("First inference took X ms"), then, with several
+   requests, one warm-up run of every request, all started together so that every stream is
+   busy at once ("Warm-up of N request(s) took X ms"): what a device does on a stream's first
+   run (a REFERENCE stream's worker process builds its program) is never inside a latency or
+   the throughput;
 4. the loop, until ``niter`` iterations or ``duration`` seconds (whichever comes first); the
    async loop also continues until ``iterations % nireq == 0`` (benchmark_app's rule). Inputs are
    set before each run starts and are never part of a latency: ``sync`` times ``infer()``;
@@ -136,6 +140,8 @@ class BenchResult:
     counter_means_ms: list[float] = field(default_factory=list)
     runtime_originals: dict[str, list[str]] | None = None
     runtime_types: dict[str, str] = field(default_factory=dict)
+    #: wall time of the warm-up run of every request (0 with one request)
+    warmup_ms: float = 0.0
     #: consumers of each runtime-model node that no execution node accounts for (empty ORIGINAL_NAMES)
     runtime_consumers: dict[str, list[str]] = field(default_factory=dict)
     runtime_error: str = ""
@@ -318,6 +324,7 @@ def run_benchmark(core: Any, device: str, bench_model: BenchModel, config: Bench
     first_ms = (time.perf_counter() - t0) * 1000.0
     progress = Progress(cfg.niter, cfg.duration_s, enabled=cfg.progress, label=label)
     history: list[list[float]] = [[first_ms], *([] for _ in requests[1:])]  # every run of each request
+    warmup_ms = _warm_up(requests, history) if len(requests) > 1 else 0.0
     if cfg.api == "sync":
         latencies, duration = _sync_loop(requests[0], pool, cfg, progress)
         history[0].extend(latencies)
@@ -330,6 +337,7 @@ def run_benchmark(core: Any, device: str, bench_model: BenchModel, config: Bench
                                         for k, v in compile_config.items()},
                          I.describe(pool, model) | {"mode": cfg.inputs, "sets": len(pool), "seed": cfg.seed},
                          blas_info() | {"requested": cfg.blas_threads, "threads_at_start": blas_at_start})
+    result.warmup_ms = warmup_ms
     if cfg.perf_count:
         _collect_counters(result, requests, last, history)
         if cfg.api == "sync" and not result.counters_error:
@@ -337,6 +345,22 @@ def run_benchmark(core: Any, device: str, bench_model: BenchModel, config: Bench
         (result.runtime_model, result.runtime_originals, result.runtime_types, result.runtime_consumers,
          result.runtime_error) = _runtime_map(compiled)
     return result
+
+
+def _warm_up(requests: list[Any], history: list[list[float]]) -> float:
+    """One run of each request, all started together; each run's latency goes to its request's
+    ``history``. Returns the wall time (ms)."""
+    if not requests:
+        return 0.0
+    start = time.perf_counter()
+    started = []
+    for request in requests:
+        started.append(time.perf_counter())
+        request.start_async()
+    for request, t0, runs in zip(requests, started, history, strict=True):
+        request.wait()
+        runs.append((time.perf_counter() - t0) * 1000.0)
+    return (time.perf_counter() - start) * 1000.0
 
 
 def _optimal(props: Mapping[str, Any]) -> int:

@@ -498,3 +498,36 @@ def test_async_loop_gives_up_when_no_request_completes(core: Core, monkeypatch: 
     with pytest.raises(InferError, match=r"no infer request completed within 0\.2 s .* after 1 started run"):
         runner._async_loop([silent], [[]], BenchConfig(niter=3).resolved(),
                            runner.Progress(3, None, enabled=False), [[]])
+
+
+def test_every_request_is_warmed_together_before_the_timed_loop(core: Core, monkeypatch: pytest.MonkeyPatch) -> None:
+    """benchmark_app warms every request before timing: with several requests, each has completed a
+    run, all started together, when the timed loop begins (a REFERENCE stream's worker builds its
+    program on its first run; that run used to land inside a latency: cnn's max latency was the
+    whole run), and the warm-up time is reported apart."""
+    from ovconform.bench import runner
+
+    runs: dict[int, int] = {}
+    at_loop: dict[int, int] = {}
+    real_loop = runner._async_loop
+
+    def watched_loop(requests: list[Any], *args: Any) -> Any:
+        at_loop.update({id(r): runs.get(id(r), 0) for r in requests})
+        return real_loop(requests, *args)
+
+    real_wait = runner._warm_up
+
+    def counting_warm_up(requests: list[Any], history: list[list[float]]) -> float:
+        for r in requests:
+            runs[id(r)] = runs.get(id(r), 0) + 1
+        return real_wait(requests, history)
+
+    monkeypatch.setattr(runner, "_async_loop", watched_loop)
+    monkeypatch.setattr(runner, "_warm_up", counting_warm_up)
+    result = run_benchmark(core, "REFERENCE", resolve_model("mlp"), BenchConfig(niter=6, api="async", nireq=3))
+    assert len(at_loop) == 3 and set(at_loop.values()) == {1}
+    assert result.warmup_ms > 0
+    doc = report.perf_document(result)
+    assert doc["results"]["warmup_ms"] > 0 and "Warm-up of 3 request(s) took" in report.console_text(doc)
+    sync = run_benchmark(core, "REFERENCE", resolve_model("mlp"), BenchConfig(niter=3, api="sync"))
+    assert sync.warmup_ms == 0.0
