@@ -5,25 +5,30 @@ Names are OpenVINO's strings ("PERFORMANCE_HINT", "NUM_STREAMS", ...). Enumerate
 OpenVINO spelling. Values parse from their native Python form and from strings
 (``"YES"``/``"true"`` for booleans, ``"3"`` for integers, ``"f32"`` for element types).
 
-Devices declare which properties they support with :class:`Declared` entries and keep their
-current values in a :class:`PropertyStore`; a bad write raises
-:class:`~ovconform.errors.PropertyError` naming the property, the bad value and the supported
-values (or the supported property names).
+Devices declare which properties they support with ``Declared`` entries and keep their
+current values in a ``PropertyStore`` (both in :mod:`ovconform.contract.property_store`, and
+importable from here); a bad write raises :class:`~ovconform.errors.PropertyError` naming the
+property, the bad value and the supported values (or the supported property names).
 """
 
 from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
 from ovconform.errors import PropertyError, ValidationError
 from ovconform.ir import ALL_TYPES, Type, as_type
+
+if TYPE_CHECKING:  # the re-exported store names (loaded on first use, see the end of this module)
+    from ovconform.contract.property_store import Declared as Declared
+    from ovconform.contract.property_store import PropertyStore as PropertyStore
+    from ovconform.contract.property_store import resolve_num_streams as resolve_num_streams
 
 # -- names ----------------------------------------------------------------------------------------
 SUPPORTED_PROPERTIES: Final = "SUPPORTED_PROPERTIES"
@@ -65,6 +70,9 @@ LOG_LEVEL: Final = "LOG_LEVEL"
 CACHE_DIR: Final = "CACHE_DIR"
 CACHE_MODE: Final = "CACHE_MODE"
 WEIGHTS_PATH: Final = "WEIGHTS_PATH"
+ENABLE_WEIGHTLESS: Final = "ENABLE_WEIGHTLESS"
+#: ``ov::hint::compiled_blob``: compile_model imports this blob instead of compiling (Core-level).
+COMPILED_BLOB: Final = "COMPILED_BLOB"
 EXCLUSIVE_ASYNC_REQUESTS: Final = "EXCLUSIVE_ASYNC_REQUESTS"
 DISABLE_TRANSFORMATIONS: Final = "DISABLE_TRANSFORMATIONS"
 #: Pre-2.0 names the seeds still use (SUPPORTED_PROPERTIES replaces both).
@@ -187,6 +195,16 @@ def parse_str_list(value: Any) -> list[str]:
     return [parse_str(v) for v in value]
 
 
+def parse_blob(value: Any) -> bytes:
+    """An exported blob: bytes, a bytearray/memoryview, a uint8 array or a u8 Tensor."""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    data = value if isinstance(value, np.ndarray) else getattr(value, "data", None)
+    if isinstance(data, np.ndarray) and data.dtype in (np.uint8, np.int8):
+        return data.tobytes()
+    raise TypeError(value)
+
+
 def parse_type(value: Any) -> Type:
     try:
         return as_type(value)
@@ -295,6 +313,9 @@ _ENTRIES: list[PropertySpec] = [
     _spec(CACHE_DIR, parse_str, "a directory path ('' turns caching off)", RW, "model cache folder"),
     _spec(CACHE_MODE, enum_parser(CacheMode), _enum_values(CacheMode), RW, "what the cache blob keeps"),
     _spec(WEIGHTS_PATH, parse_str, _ANY_STR, RW, "weights file for weightless blobs"),
+    _spec(ENABLE_WEIGHTLESS, parse_bool, "True, False", RW, "export without weights (beats CACHE_MODE)"),
+    _spec(COMPILED_BLOB, parse_blob, "bytes, a uint8 array or a u8 Tensor of an exported model", RW,
+          "compile_model imports this blob instead of compiling"),
     _spec(EXCLUSIVE_ASYNC_REQUESTS, parse_bool, "True, False", RW, "one executor for all requests"),
     _spec(DISABLE_TRANSFORMATIONS, parse_bool, "True, False", RW, "skip device transformations"),
 ]
@@ -340,145 +361,22 @@ def to_string(value: Any) -> str:
     return str(value)
 
 
-# -- device declarations and stores ------------------------------------------------------------
-@dataclass(frozen=True)
-class Declared:
-    """A device's support for one RW property: default value and optional value limits.
-
-    :param name: the property name (must be in the catalogue).
-    :param default: the default value (parsed like any written value).
-    :param choices: if given, only these (canonical) values are allowed on this device.
-    :param check: an extra check on the canonical value; returns an error text or None.
-    """
-
-    name: str
-    default: Any
-    choices: tuple[Any, ...] | None = None
-    check: Callable[[Any], str | None] | None = field(default=None, compare=False)
-
-    @property
-    def spec(self) -> PropertySpec:
-        return get_spec(self.name)
-
-    def coerce(self, value: Any) -> Any:
-        allowed = ", ".join(to_string(c) for c in self.choices) if self.choices is not None else None
-        canonical = self.spec.coerce(value, allowed)
-        if self.choices is not None and canonical not in self.choices:
-            raise PropertyError(
-                f"Wrong value {value!r} for property {self.name!r}. Supported values: {allowed}.")
-        problem = self.check(canonical) if self.check else None
-        if problem:
-            raise PropertyError(f"Wrong value {value!r} for property {self.name!r}: {problem}")
-        return canonical
+# -- the property store, re-exported --------------------------------------------------------------
+# Declared, PropertyStore and resolve_num_streams live in ovconform/contract/property_store.py, which
+# builds on this catalogue; they stay importable from here. The import waits for the first use (PEP 562),
+# so the catalogue never depends on the store and either module can be imported first.
+_STORE_NAMES: Final = ("Declared", "PropertyStore", "resolve_num_streams")
 
 
-class PropertyStore:
-    """Current values of an owner's RW properties; writes are validated all-or-nothing.
+def __getattr__(name: str) -> Any:
+    if name in _STORE_NAMES:
+        from ovconform.contract import property_store
 
-    :param owner: who owns the values, for messages (e.g. ``"device 'FAKE'"``).
-    :param declared: the RW properties the owner supports.
-    :param read_only: names of the owner's RO properties (writes to them are refused).
-    """
-
-    def __init__(self, owner: str, declared: Iterable[Declared], read_only: Iterable[str] = ()) -> None:
-        self._owner = owner
-        self._declared = {d.name: d for d in declared}
-        self._read_only = tuple(n for n in read_only if n not in self._declared)
-        self._lock = threading.Lock()
-        self._values = {name: d.coerce(d.default) for name, d in self._declared.items()}
-        self._explicit: set[str] = set()
-
-    @property
-    def owner(self) -> str:
-        return self._owner
-
-    def rw_names(self) -> list[str]:
-        return list(self._declared)
-
-    def ro_names(self) -> list[str]:
-        return list(self._read_only)
-
-    def supported(self) -> dict[str, str]:
-        """``{name: "RO" | "RW"}`` as SUPPORTED_PROPERTIES reports it."""
-        return {**{n: "RO" for n in self._read_only}, **{n: "RW" for n in self._declared}}
-
-    def parse(self, props: Mapping[str, Any]) -> dict[str, Any]:
-        """Validate ``props`` against this owner without storing them."""
-        if not isinstance(props, Mapping):
-            raise PropertyError(f"properties for {self._owner} must be a mapping, not {type(props).__name__}.")
-        out: dict[str, Any] = {}
-        for name, value in props.items():
-            if name in self._read_only:
-                raise PropertyError(f"property {name!r} of {self._owner} is read-only.")
-            if name not in self._declared:
-                raise PropertyError(
-                    f"Unsupported property {name!r} by {self._owner}; supported properties: "
-                    f"{', '.join(sorted(self.supported()))}.")
-            out[name] = self._declared[name].coerce(value)
-        return out
-
-    def set(self, props: Mapping[str, Any]) -> None:
-        parsed = self.parse(props)
-        with self._lock:
-            self._values.update(parsed)
-            self._explicit.update(parsed)
-
-    def is_explicit(self, name: str) -> bool:
-        """True when ``name`` was set (on this store or the one it was copied from), not defaulted:
-        a device lets a performance hint decide what the user left unset (NUM_STREAMS, ...)."""
-        with self._lock:
-            return name in self._explicit
-
-    def get(self, name: str) -> Any:
-        with self._lock:
-            if name in self._values:
-                return self._values[name]
-        raise PropertyError(
-            f"Unsupported property {name!r} by {self._owner}; supported properties: "
-            f"{', '.join(sorted(self.supported()))}.")
-
-    def get_or(self, name: str, default: Any) -> Any:
-        """The current value of ``name``, or ``default`` when this store has none."""
-        with self._lock:
-            return self._values.get(name, default)
-
-    def has(self, name: str) -> bool:
-        """True when ``name`` is writable here."""
-        return name in self._declared
-
-    def values(self) -> dict[str, Any]:
-        with self._lock:
-            return dict(self._values)
-
-    def copy(self, owner: str | None = None, read_only: Iterable[str] | None = None) -> PropertyStore:
-        new = PropertyStore.__new__(PropertyStore)
-        new._owner = owner or self._owner
-        new._declared = dict(self._declared)
-        new._read_only = tuple(read_only) if read_only is not None else self._read_only
-        new._lock = threading.Lock()
-        with self._lock:
-            new._values, new._explicit = dict(self._values), set(self._explicit)
-        return new
-
-    def restricted(self, owner: str, rw: Iterable[str], read_only: Iterable[str]) -> PropertyStore:
-        """A copy where only ``rw`` stay writable; every other current value stays readable."""
-        keep = set(rw)
-        new = self.copy(owner)
-        new._declared = {n: d for n, d in self._declared.items() if n in keep}
-        new._read_only = tuple(dict.fromkeys([*read_only, *(n for n in self._declared if n not in keep)]))
-        return new
-
-    def merged(self, props: Mapping[str, Any] | None) -> PropertyStore:
-        """A copy with ``props`` applied on top (per-call over stored values)."""
-        new = self.copy()
-        new.set(props or {})
-        return new
+        value = getattr(property_store, name)
+        globals()[name] = value  # later lookups find it without this hook
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def resolve_num_streams(num_streams: int, hint: Any, cpu_count: int | None = None) -> int:
-    """Concrete stream count for NUM_STREAMS (AUTO/NUMA follow the performance hint)."""
-    if num_streams > 0:
-        return num_streams
-    if num_streams == 0 or hint == PerformanceMode.LATENCY:
-        return 1
-    return max(1, min(cpu_count or os.cpu_count() or 1, 4))
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_STORE_NAMES})

@@ -35,6 +35,7 @@ from ovconform.host import expectations as _expectations
 from ovconform.host.plugin_specs import DeviceUnderTest, PluginSpecError, resolve
 from ovconform.reports import collection as _collection
 from ovconform.reports import records as _records
+from ovconform.reports import shard as _shard
 from ovconform.reports.session import ConformanceReport
 
 devices_key = pytest.StashKey[list[DeviceUnderTest]]()
@@ -81,6 +82,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
              "shapes) or exhaustive (nightly). The environment variable OVCONFORM_DEPTH works too.",
     )
     group.addoption(
+        "--ovconform-shard", default=None, dest="ovconform_shard", metavar="I/N",
+        help="Run only shard I of N (1 <= I <= N): the device tests split deterministically by test id, for "
+             "machines or CI jobs; 'ovconform report merge' of the N reports equals the unsharded run's.",
+    )
+    group.addoption(
         "--ovconform-test-timeout", type=float, default=300.0, metavar="SECONDS",
         help="Per-test timeout when testing a device (through pytest-timeout when it is loaded, else ovconform's "
              "own limit); a test that exceeds it is recorded as hanged. 0 disables it.",
@@ -104,6 +110,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
     depth_from_config(config)
     examples_from_config(config)
+    if config.getoption("ovconform_shard", None) is not None:
+        config.stash[_shard.shard_key] = _shard.parse_shard(config.getoption("ovconform_shard"))
     config.stash[devices_key] = devices
     config.stash[declared_key] = {}
     config.stash[_expectations.key] = _load_expectations(config, devices)
@@ -137,7 +145,15 @@ def _load_expectations(config: pytest.Config, devices: list[DeviceUnderTest]) ->
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the tests an expectation entry names as expected to fail (on the collecting process)."""
+    """Keep the tests of ``--ovconform-shard``, and mark the tests an expectation entry names as
+    expected to fail (on the collecting process)."""
+    shard = config.stash.get(_shard.shard_key, None)
+    if shard is not None:
+        kept, removed = _shard.split(items, shard, _stable_id_or_none)
+        config.stash[_shard.removed_key] = {item.nodeid for item in removed}
+        if removed:
+            config.hook.pytest_deselected(items=removed)
+            items[:] = kept
     expectations = config.stash.get(_expectations.key, None)
     if expectations is None or not expectations.entries:
         return
@@ -146,6 +162,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         entry = None if meta is None else expectations.find(meta["test_id"], meta["device"])
         if entry is not None:
             item.add_marker(expectations.xfail(entry))
+
+
+def _stable_id_or_none(item: pytest.Item) -> str | None:
+    meta = _collection.meta_of(item)
+    return None if meta is None else meta["test_id"]
 
 
 def _suite_modules() -> list[str]:

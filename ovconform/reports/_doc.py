@@ -78,16 +78,36 @@ def test_name(record: dict[str, Any]) -> str:
 
 
 def partial_runs(doc: dict[str, Any]) -> list[str]:
-    """One line per partial run of the document (none for a full run): what it selected."""
+    """One line per partial run of the document (none for a full run): what it selected. A shard
+    whose sibling shards 1..N are all in the document is not partial on that account."""
     from ovconform.reports.selection import describe
 
-    runs = doc["runs"] if "runs" in doc else [doc["run"]]
-    return [line for line in (describe(run) for run in runs) if line]
+    return [line for line in (describe(run) for run in _partial(doc)) if line]
 
 
 def is_partial(doc: dict[str, Any]) -> bool:
-    """Whether any run of the document is partial (``run.partial``)."""
-    return any((run or {}).get("partial") for run in (doc["runs"] if "runs" in doc else [doc["run"]]))
+    """Whether any run of the document is partial (``run.partial``; see :func:`partial_runs`)."""
+    return bool(_partial(doc))
+
+
+def _partial(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    from ovconform.reports.selection import partial_besides_shard
+    from ovconform.reports.shard import complete_groups
+
+    runs = [run or {} for run in (doc["runs"] if "runs" in doc else [doc["run"]])]
+    complete = complete_groups(runs)
+    out = []
+    for run in runs:
+        sel = run.get("selection") or {}
+        if not run.get("partial"):
+            continue
+        shard = sel.get("shard")
+        if shard and int(str(shard).split("/")[1]) in complete:
+            if not partial_besides_shard(sel):
+                continue
+            run = dict(run, selection={k: v for k, v in sel.items() if k not in ("shard", "shard_out")})
+        out.append(run)
+    return out
 
 
 def counters(records: list[dict[str, Any]]) -> dict[str, Any]:

@@ -107,10 +107,15 @@ def unknown_meta(nodeid: str, device: str, rootdir: Path) -> DeviceTest:
     return DeviceTest(test_id=stable_id_from_nodeid(nodeid, rootdir), device=device, entity="unknown", scope="optional")
 
 
+#: The markers of the opt-in suites (perf, the graph fuzz): left out unless ``-m`` names them.
+OPT_IN_MARKERS = ("perf", "graphfuzz")
+
+
 def _perf_opt_out(item: pytest.Item, markexpr: str) -> bool:
-    """A perf test left out because ``-m`` does not name perf (the perf suite is opt-in): not a
-    selection by the user, the default run has no perf tests either."""
-    return item.get_closest_marker("perf") is not None and "perf" not in re.findall(r"\w+", markexpr)
+    """A test of an opt-in suite (perf, graphfuzz) left out because ``-m`` does not name its marker:
+    not a selection by the user, the default run has no such tests either."""
+    words = re.findall(r"\w+", markexpr)
+    return any(item.get_closest_marker(m) is not None and m not in words for m in OPT_IN_MARKERS)
 
 
 @dataclass
@@ -120,16 +125,20 @@ class Collection:
     ``tests``: pytest node id -> metadata, for the selected device tests (in run order);
     ``unselected``: ``(test id, device)`` of the collected device tests the run did not select;
     ``deselected``: how many of those the selection removed (``-k``, ``-m``, ``--deselect``,
-    ``--lf``, a plugin), not counting perf tests left out because the perf suite is opt-in.
+    ``--lf``, a plugin), not counting perf tests left out because the perf suite is opt-in nor
+    the tests of other shards (``shard_out``, :mod:`ovconform.reports.shard`).
     """
 
     tests: dict[str, DeviceTest] = field(default_factory=dict)
     unselected: list[tuple[str, str]] = field(default_factory=list)
     deselected: int = 0
+    shard_out: int = 0
 
     @classmethod
-    def of(cls, collected: list[pytest.Item], selected: list[pytest.Item], markexpr: str) -> Collection:
-        """From every item collected (before any deselection) and the items selected."""
+    def of(cls, collected: list[pytest.Item], selected: list[pytest.Item], markexpr: str,
+           other_shards: frozenset[str] | set[str] = frozenset()) -> Collection:
+        """From every item collected (before any deselection) and the items selected;
+        ``other_shards``: the node ids ``--ovconform-shard`` left to the other shards."""
         chosen = {id(item) for item in selected}
         out = cls()
         for item in selected:
@@ -140,7 +149,10 @@ class Collection:
             meta = meta_of(item) if id(item) not in chosen else None
             if meta is not None:
                 out.unselected.append((meta["test_id"], meta["device"]))
-                out.deselected += not _perf_opt_out(item, markexpr)
+                if item.nodeid in other_shards:
+                    out.shard_out += not _perf_opt_out(item, markexpr)
+                else:
+                    out.deselected += not _perf_opt_out(item, markexpr)
         return out
 
     def known(self) -> list[tuple[str, str]]:
@@ -150,7 +162,8 @@ class Collection:
     def to_entry(self) -> dict[str, Any]:
         """The journal entry's fields (compact: lists, not one object per test)."""
         return {"tests": [[n, m["test_id"], m["device"], m["entity"], m["scope"]] for n, m in self.tests.items()],
-                "unselected": [list(t) for t in self.unselected], "deselected": self.deselected}
+                "unselected": [list(t) for t in self.unselected], "deselected": self.deselected,
+                "shard_out": self.shard_out}
 
     @classmethod
     def from_entry(cls, entry: dict[str, Any]) -> Collection:
@@ -158,7 +171,7 @@ class Collection:
         tests = {str(n): DeviceTest(test_id=str(t), device=str(d), entity=str(e), scope=str(s))
                  for n, t, d, e, s in entry.get("tests", [])}
         unselected = [(str(t), str(d)) for t, d in entry.get("unselected", [])]
-        return cls(tests, unselected, int(entry.get("deselected", 0)))
+        return cls(tests, unselected, int(entry.get("deselected", 0)), int(entry.get("shard_out", 0)))
 
 
 __all__ = ["Collection", "DeviceTest", "device_of", "entity_of", "meta_of", "module_key", "scope_of", "suites_root",

@@ -11,7 +11,8 @@ with
 * per run (a ``<details>`` block, open when a check failed): a bar chart of the top nodes' share
   of the counted time, and the consistency findings.
 
-Everything is static markup (no script, nothing fetched); text is escaped.
+Everything is static markup (no script, nothing fetched); text is escaped. The section's style
+is ``assets/perf.css`` and the standalone page's ``assets/bench.css``, inlined when rendered.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
+from ovconform.reports._assets import asset
+
 __all__ = ["perf_docs", "perf_page", "perf_section"]
 
 TOP = 12
@@ -27,13 +30,6 @@ _BAR_W = 320
 _LABEL_W = 150
 _LABEL_CHARS = 56
 _ROW_H = 16
-_CSS = """<style>
-#perf-section svg{font:11px system-ui,sans-serif;display:block;margin:.3em 0 1em}
-#perf-section .bar{fill:#4a7ebb}#perf-section .bar-base{fill:#999}#perf-section .bar-over{fill:#c55}
-#perf-section .f-ok{color:#196619}#perf-section .f-warning{color:#8a6200}
-#perf-section .f-error{color:#a00;font-weight:bold}
-#perf-section h3{font-size:1em;margin:1em 0 .2em}#perf-section summary{cursor:pointer;margin:.3em 0}
-</style>"""
 
 
 def _e(value: Any) -> str:
@@ -148,7 +144,8 @@ def perf_section(docs: Sequence[dict[str, Any]]) -> str:
     """The perf section for ``docs`` ('' when there are none)."""
     if not docs:
         return ""
-    return (f'<section id="perf-section">{_CSS}<h2>Performance ({len(docs)} run{"s" if len(docs) != 1 else ""})</h2>'
+    runs = f'{len(docs)} run{"s" if len(docs) != 1 else ""}'
+    return (f'<section id="perf-section"><style>\n{asset("perf.css")}</style><h2>Performance ({runs})</h2>'
             '<p class="legend">Latency at the run\'s percentile statistics in ms; throughput in inferences per '
             'second; counter coverage = summed per-op counters / measured latency of the same runs.</p>'
             f"{_results_table(docs)}{_comparison(docs)}{''.join(_run_detail(d) for d in docs)}</section>\n")
@@ -160,9 +157,7 @@ _PAGE = """<!DOCTYPE html>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <title>@TITLE@</title>
-<style>body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}table{border-collapse:collapse;font-size:.85em}
-th,td{border:1px solid #ccc;padding:2px 6px;text-align:left}th{background:#e8e8e8}
-.legend{color:#555;font-size:.9em}</style>
+<style>@CSS@</style>
 </head>
 <body>
 <h1>@TITLE@</h1>
@@ -173,4 +168,6 @@ th,td{border:1px solid #ccc;padding:2px 6px;text-align:left}th{background:#e8e8e
 
 def perf_page(docs: Sequence[dict[str, Any]], title: str = "ovconform benchmark report") -> str:
     """A standalone page with the perf section (``ovconform bench`` writes it as bench.html)."""
-    return _PAGE.replace("@TITLE@", _e(title)).replace("@BODY@", perf_section(docs) or "<p>No runs.</p>")
+    # the page's own style, inline like the rest (its file ends in a newline the page never had)
+    return (_PAGE.replace("@CSS@", asset("bench.css").removesuffix("\n")).replace("@TITLE@", _e(title))
+            .replace("@BODY@", perf_section(docs) or "<p>No runs.</p>"))

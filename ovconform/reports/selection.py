@@ -7,10 +7,13 @@ is **partial** when any of these holds, and its report says so (``run.partial: t
 * it names test paths or node ids other than the suites folder, or ``--ignore``/``--ignore-glob``
   (``paths``, ``ignore``);
 * its selection removed tests: ``-k``, ``-m``, ``--deselect``, ``--lf`` or a plugin (``deselected``
-  counts them; perf tests left out because the perf suite is opt-in do not count);
+  counts them; perf and graphfuzz tests left out because those suites are opt-in do not count);
 * some selected test never ran (``not_run``: ``-x``/``--maxfail``, an interrupted or killed run);
 * its op suite ran fewer cases than the default: ``--ovconform-depth quick`` (``depth``), or fewer
-  generated cases per op than the depth's default (``examples``). The depth is always recorded.
+  generated cases per op than the depth's default (``examples``). The depth is always recorded;
+* it is one shard of a run split by ``--ovconform-shard I/N`` (``shard``; ``shard_out`` counts the
+  tests of the other shards). The merge of shards 1..N is not partial on that account
+  (:func:`partial_besides_shard`).
 
 A partial report never replaces a full one (:func:`ovconform.reports.conformance.write_document`)
 and ``ovconform report diff`` reads a partial NEW as a narrower selection, not as missing tests.
@@ -47,6 +50,10 @@ def declared(config: pytest.Config) -> dict[str, Any]:
     examples = examples_from_config(config)
     if examples != DEFAULT_EXAMPLES[depth]:
         out["examples"] = examples
+    from ovconform.reports.shard import label, shard_key
+
+    if shard_key in config.stash:
+        out["shard"] = label(config.stash[shard_key])
     return out
 
 
@@ -72,15 +79,21 @@ def finish(selection: dict[str, Any], collection: Collection | None, ran: set[st
     """``{"selection": ..., "partial": ...}`` for a report: the declared ``selection`` plus the counts
     ``selected``, ``deselected`` and ``not_run`` (None when the collection is unknown), given the
     test ids that got a record (``ran``)."""
-    out = {k: v for k, v in selection.items() if k not in ("selected", "deselected", "not_run")}
+    out = {k: v for k, v in selection.items() if k not in ("selected", "deselected", "not_run", "shard_out")}
     if collection is None:
         out.update(selected=None, deselected=None, not_run=None)
     else:
         selected = {m["test_id"] for m in collection.tests.values()}
         out.update(selected=len(selected), deselected=collection.deselected, not_run=len(selected - ran))
-    partial = bool(out.get("paths") or out.get("ignore") or out["deselected"] or out["not_run"]
-                   or _fewer_op_cases(out))
-    return {"selection": out, "partial": partial}
+        if "shard" in out:
+            out["shard_out"] = collection.shard_out
+    return {"selection": out, "partial": partial_besides_shard(out) or bool(out.get("shard"))}
+
+
+def partial_besides_shard(selection: dict[str, Any]) -> bool:
+    """Whether a run's ``selection`` makes it partial for a reason other than being one shard."""
+    return bool(selection.get("paths") or selection.get("ignore") or selection.get("deselected")
+                or selection.get("not_run") or _fewer_op_cases(selection))
 
 
 def describe(run: dict[str, Any]) -> str:
@@ -107,7 +120,10 @@ def describe(run: dict[str, Any]) -> str:
     if _fewer_op_cases(sel):
         parts.append(f"op suite at --ovconform-depth {sel.get('depth')}"
                      + (f" with {sel['examples']} generated case(s) per op" if "examples" in sel else ""))
+    if sel.get("shard"):
+        parts.append(f"shard {sel['shard']}" + (f" ({sel['shard_out']} test(s) in the other shards)"
+                                                 if sel.get("shard_out") is not None else ""))
     return "partial run: " + ("; ".join(parts) or "a narrower selection")
 
 
-__all__ = ["declared", "describe", "finish"]
+__all__ = ["declared", "describe", "finish", "partial_besides_shard"]

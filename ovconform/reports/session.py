@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from ovconform.reports import journal, selection
+from ovconform.reports import journal, selection, shard
 from ovconform.reports import records as _records
 from ovconform.reports.collection import Collection, DeviceTest, unknown_meta
 from ovconform.reports.conformance import device_metadata, fmt_rate, iso_time, summarize, write_document
@@ -105,7 +105,8 @@ class ConformanceReport:
     @pytest.hookimpl(tryfirst=True)  # before xdist tells the controller that collection finished
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         markexpr = str(self.config.getoption("markexpr", "") or "")
-        self.collection = Collection.of(self._collected, list(session.items), markexpr)
+        self.collection = Collection.of(self._collected, list(session.items), markexpr,
+                                        self.config.stash.get(shard.removed_key, set()))
         self._collected = []
         if self.journal is not None:
             self.journal.write("collection", **self.collection.to_entry())

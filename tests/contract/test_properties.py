@@ -1,8 +1,8 @@
-"""The property catalogue, parsing and stores (ovconform/properties.py)."""
+"""The property catalogue and parsing (ovconform/properties.py); the store is tested in
+test_property_store.py."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import numpy as np
@@ -107,87 +107,11 @@ def test_property_error_is_a_key_error_and_an_ovconform_error() -> None:
     assert issubclass(PropertyError, OVConformError)
 
 
-def _store() -> P.PropertyStore:
-    return P.PropertyStore("device 'T'", [
-        P.Declared("PERF_COUNT", False),
-        P.Declared("PERFORMANCE_HINT", "LATENCY"),
-        P.Declared("INFERENCE_PRECISION_HINT", Type.f32, choices=(Type.f32, Type.f16)),
-        P.Declared("NUM_STREAMS", 1, check=lambda v: "at most 4 streams." if v > 4 else None),
-    ], read_only=["FULL_DEVICE_NAME", "SUPPORTED_PROPERTIES"])
-
-
-def test_store_defaults_set_and_get() -> None:
-    s = _store()
-    assert s.get("PERF_COUNT") is False and s.get("PERFORMANCE_HINT") == "LATENCY"
-    s.set({"PERF_COUNT": "YES", "NUM_STREAMS": "2"})
-    assert s.get("PERF_COUNT") is True and s.get("NUM_STREAMS") == 2
-    assert s.supported() == {"FULL_DEVICE_NAME": "RO", "SUPPORTED_PROPERTIES": "RO", "PERF_COUNT": "RW",
-                             "PERFORMANCE_HINT": "RW", "INFERENCE_PRECISION_HINT": "RW", "NUM_STREAMS": "RW"}
-
-
-def test_store_rejects_unknown_names_listing_supported_ones() -> None:
-    with pytest.raises(PropertyError, match=r"Unsupported property 'abc' by device 'T'; supported properties: .*PERF"):
-        _store().set({"abc": "def"})
-    with pytest.raises(PropertyError, match="Unsupported property 'abc'"):
-        _store().get("abc")
-
-
-def test_store_rejects_writes_to_read_only_properties() -> None:
-    with pytest.raises(PropertyError, match="'FULL_DEVICE_NAME' of device 'T' is read-only"):
-        _store().set({"FULL_DEVICE_NAME": "x"})
-
-
-def test_store_device_limits_name_the_supported_values() -> None:
-    with pytest.raises(PropertyError, match=re.escape("Wrong value 'bf16' for property 'INFERENCE_PRECISION_HINT'. "
-                                                      "Supported values: f32, f16.")):
-        _store().set({"INFERENCE_PRECISION_HINT": "bf16"})
-    with pytest.raises(PropertyError, match="Wrong value 9 for property 'NUM_STREAMS': at most 4 streams."):
-        _store().set({"NUM_STREAMS": 9})
-
-
-def test_store_writes_are_all_or_nothing() -> None:
-    s = _store()
-    with pytest.raises(PropertyError):
-        s.set({"PERF_COUNT": True, "PERFORMANCE_HINT": -1})
-    assert s.get("PERF_COUNT") is False
-
-
-def test_merged_and_restricted_copies_leave_the_original_alone() -> None:
-    s = _store()
-    m = s.merged({"PERF_COUNT": True})
-    assert m.get("PERF_COUNT") is True and s.get("PERF_COUNT") is False
-    r = s.restricted("compiled model 'x'", ["PERF_COUNT"], ["MODEL_NAME"])
-    assert r.get("PERFORMANCE_HINT") == "LATENCY"
-    assert r.supported()["PERFORMANCE_HINT"] == "RO" and r.supported()["PERF_COUNT"] == "RW"
-    with pytest.raises(PropertyError, match="read-only"):
-        r.set({"PERFORMANCE_HINT": "THROUGHPUT"})
-    r.set({"PERF_COUNT": True})
-    assert s.get("PERF_COUNT") is False
-    assert r.get_or("NOT_THERE", 7) == 7
-
-
 def test_num_streams_has_an_upper_bound() -> None:
     assert P.parse_value("NUM_STREAMS", P.MAX_NUM_STREAMS) == P.MAX_NUM_STREAMS
     for bad in (P.MAX_NUM_STREAMS + 1, 10**20, "-3"):
         with pytest.raises(PropertyError, match=r"NUM_STREAMS.*0\.\.1024"):
             P.parse_value("NUM_STREAMS", bad)
-
-
-def test_store_knows_what_was_set_explicitly() -> None:
-    s = _store()
-    assert not s.is_explicit("NUM_STREAMS")
-    m = s.merged({"NUM_STREAMS": 1})  # the default value, but set: explicit
-    assert m.is_explicit("NUM_STREAMS") and not s.is_explicit("NUM_STREAMS")
-    s.set({"PERF_COUNT": False})
-    assert s.copy().is_explicit("PERF_COUNT") and s.merged({}).is_explicit("PERF_COUNT")
-    with pytest.raises(PropertyError):
-        s.set({"NUM_STREAMS": 9})
-    assert not s.is_explicit("NUM_STREAMS")  # a refused value marks nothing
-
-
-def test_store_needs_a_mapping() -> None:
-    with pytest.raises(PropertyError, match="must be a mapping"):
-        _store().set([("PERF_COUNT", True)])  # type: ignore[arg-type]
 
 
 def test_register_device_specific_property() -> None:
@@ -197,11 +121,3 @@ def test_register_device_specific_property() -> None:
     assert P.parse_value("FAKE_TEST_KNOB", "YES") is True
     with pytest.raises(PropertyError, match="already in the catalogue"):
         P.register_property(P.PropertySpec("FAKE_TEST_KNOB", P.parse_int, "ints", P.Mutability.RW))
-
-
-@pytest.mark.parametrize("streams,hint,expected", [
-    (3, "LATENCY", 3), (0, "THROUGHPUT", 1), (P.STREAMS_AUTO, "LATENCY", 1),
-    (P.STREAMS_AUTO, "THROUGHPUT", 2), (P.STREAMS_NUMA, "CUMULATIVE_THROUGHPUT", 2),
-])
-def test_resolve_num_streams(streams: int, hint: str, expected: int) -> None:
-    assert P.resolve_num_streams(streams, P.PerformanceMode(hint), cpu_count=2) == expected
