@@ -154,14 +154,30 @@ def _run_reference(out: Path) -> Path:
         if importlib.util.find_spec("xdist") is not None:
             cmd += ["-n", "2"]
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_CURRENT"))}
-        proc = subprocess.run(cmd, cwd=tmp, env=env, capture_output=True, text=True, check=False)
+        print(f"running every suite on {SAMPLE_DEVICE} (a few minutes): {' '.join(cmd[2:])}", file=sys.stderr,
+              flush=True)
+        code, tail = _run_showing_progress(cmd, tmp, env)
         made = Path(tmp) / "reports" / SAMPLE_DEVICE / "conformance.json"
         if not made.exists():
-            raise OVConformError(f"pytest wrote no report (exit {proc.returncode}):\n{proc.stdout[-2000:]}"
-                                 f"\n{proc.stderr[-2000:]}")
+            raise OVConformError(f"pytest wrote no report (exit {code}):\n{tail}")
         target = out / "conformance.json"
         shutil.copyfile(made, target)
     return target
+
+
+def _run_showing_progress(cmd: list[str], cwd: str, env: dict[str, str]) -> tuple[int, str]:
+    """Run ``cmd``, echoing its output (pytest's progress lines) to stderr as it comes; returns the
+    exit status and the last 4000 characters of the output."""
+    tail = ""
+    with subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          bufsize=1) as proc:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            sys.stderr.write(line)
+            sys.stderr.flush()
+            tail = (tail + line)[-4000:]
+        code = proc.wait()
+    return code, tail
 
 
 def write_renders(source: Path, out: Path) -> None:

@@ -10,6 +10,7 @@ import copy
 import csv
 import io
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -345,3 +346,16 @@ def test_sample_command_writes_the_four_files(tmp_path: Path) -> None:
     for suffix in ("json", "md", "csv", "html"):
         assert (tmp_path / "REFERENCE" / f"conformance.{suffix}").stat().st_size > 0
     assert (tmp_path / "REFERENCE" / "conformance.json").read_text() == SAMPLE.read_text()
+
+
+def test_sample_run_shows_pytest_progress_as_it_comes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``ovconform report sample`` runs every suite for minutes: pytest's output is echoed to stderr
+    line by line (it used to print nothing until the end), and its tail goes into an error."""
+    import sys
+
+    from ovconform.reports.cli import _run_showing_progress
+
+    script = "import sys\nfor i in range(3):\n    print(f'[{i}] progress', flush=True)\nsys.exit(3)\n"
+    code, tail = _run_showing_progress([sys.executable, "-c", script], str(tmp_path), dict(os.environ))
+    assert code == 3 and tail.splitlines() == ["[0] progress", "[1] progress", "[2] progress"]
+    assert capsys.readouterr().err.splitlines() == tail.splitlines()
