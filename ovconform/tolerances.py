@@ -189,7 +189,7 @@ _EXACT_OPS = (
     "Concat", "Split", "VariadicSplit", "Gather", "Broadcast", "ShapeOf", "StridedSlice", "ReadValue", "Assign",
     "Select", "Relu", "Abs", "Negative", "Clamp", "Maximum", "Minimum", "ReduceMax", "MaxPool",
     "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual",
-    "LogicalAnd", "LogicalOr", "LogicalXor", "LogicalNot",
+    "LogicalAnd", "LogicalOr", "LogicalXor", "LogicalNot", "Xor",
     "Floor", "Ceiling", "Sign", "Round", "Identity", "IsNaN", "IsInf", "IsFinite",
     "ReduceMin", "ReduceLogicalAnd", "ReduceLogicalOr", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "BitwiseNot",
     "BitwiseLeftShift", "BitwiseRightShift",
@@ -200,7 +200,7 @@ OP_CLASSES: Final[dict[str, str]] = {
     **dict.fromkeys(("Add", "Subtract", "Multiply", "Divide", "Sqrt", "SquaredDifference", "PRelu", "SoftSign",
                      "HSigmoid"), "rounded"),
     **dict.fromkeys(("Mod", "FloorMod"), "remainder"),
-    **dict.fromkeys(("Exp", "Log", "Sigmoid", "Tanh", "Erf", "Power"), "transcendental"),
+    **dict.fromkeys(("Exp", "Log", "Sigmoid", "Tanh", "Erf", "ErfInv", "Power"), "transcendental"),
     **dict.fromkeys(("Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh"),
                     "transcendental"),
     **dict.fromkeys(("SoftPlus", "Elu", "Selu", "Swish"), "transcendental"),
@@ -215,7 +215,7 @@ OP_CLASSES: Final[dict[str, str]] = {
                     "accumulating"),
     **{"Range": "rounded", "Eye": "exact", "OneHot": "exact"},
     # -- layout
-    **dict.fromkeys(("Pad", "Tile", "Slice", "SliceScatter", "Roll", "ReverseSequence", "DepthToSpace",
+    **dict.fromkeys(("Pad", "Tile", "Slice", "SliceScatter", "Roll", "Reverse", "ReverseSequence", "DepthToSpace",
                      "SpaceToDepth", "BatchToSpace", "SpaceToBatch", "ShuffleChannels"), "exact"),
     # -- index
     **dict.fromkeys(("GatherElements", "GatherND", "ScatterUpdate", "TopK", "NonZero", "Bucketize", "SearchSorted",

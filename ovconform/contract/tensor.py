@@ -1,6 +1,8 @@
 """Tensors (``ovconform.Tensor``) and a minimal host-memory RemoteContext / RemoteTensor.
 
-A :class:`Tensor` is an element type plus a numpy view of memory. Names follow OpenVINO's Python
+A :class:`Tensor` is an element type plus a numpy view of memory, one element per numpy item in
+the holding dtype of :mod:`ovconform.ir._types` (u4 values in uint8, f8e4m3 bits in uint8, string
+as an object array of str; values out of a type's range are refused). Names follow OpenVINO's Python
 API: ``Tensor(array, shared_memory=True)`` wraps the caller's array without copying,
 ``Tensor(Type.f32, [2, 3])`` allocates, ``Tensor(other, begin, end)`` is a region of interest
 (a strided, non-contiguous view of ``other``). ``data`` is always a view of the same memory, so
@@ -16,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ovconform.errors import NotImplementedByDeviceError, ValidationError
-from ovconform.ir import Type, as_type
+from ovconform.ir import Type, as_type, byte_size, check_values, holding_array
 
 __all__ = ["RemoteContext", "RemoteTensor", "Tensor"]
 
@@ -42,16 +44,26 @@ def _as_shape(shape: Any, what: str = "shape") -> tuple[int, ...]:
 
 def _type_for_array(array: np.ndarray, element_type: Any) -> Type:
     if element_type is None:
+        if array.dtype == object and array.size and all(isinstance(v, str) for v in array.reshape(-1)):
+            return Type.string
         try:
             return as_type(array.dtype)
         except ValidationError:
             raise ValidationError(
                 f"numpy dtype {array.dtype} has no element type; use bool, float16/32/64, "
-                "int8/16/32/64 or uint8/16/32/64.") from None
+                "int8/16/32/64, uint8/16/32/64, str (string), or name the element type.") from None
     et = as_type(element_type)
     if et.to_dtype() != array.dtype:
         raise ValidationError(f"element type {et} is stored as {et.to_dtype()}, but the array has dtype {array.dtype}.")
+    check_values(array, et, f"a {et} tensor")
     return et
+
+
+def _zeros(et: Type, count: int) -> np.ndarray:
+    """``count`` zero elements of ``et`` (empty strings for string)."""
+    if et == Type.string:
+        return np.full(count, "", dtype=object)
+    return np.zeros(count, dtype=et.to_dtype())
 
 
 class Tensor:
@@ -86,6 +98,11 @@ class Tensor:
     def _init_array(self, array: Any, shared: bool, element_type: Any) -> None:
         if isinstance(array, Tensor):
             array = array._array
+        if isinstance(array, np.ndarray) and array.dtype.kind in "US":
+            if shared:
+                raise ValidationError(f"shared_memory=True cannot wrap a numpy {array.dtype} array: a string tensor "
+                                      "holds an object array of str (pass one, or copy).")
+            array = holding_array(array, Type.string, "string tensor")
         if not isinstance(array, np.ndarray):
             if shared:
                 raise ValidationError(f"shared_memory=True needs a numpy array, not {type(array).__name__}.")
@@ -101,7 +118,7 @@ class Tensor:
     def _init_alloc(self, element_type: Any, shape: Any) -> None:
         self._type = as_type(element_type)
         dims = _as_shape(shape)
-        self._buffer = np.zeros(math.prod(dims), dtype=self._type.to_dtype())
+        self._buffer = _zeros(self._type, math.prod(dims))
         self._array, self._owned = self._buffer.reshape(dims), True
 
     def _init_roi(self, other: Tensor, begin: Any, end: Any) -> None:
@@ -155,7 +172,8 @@ class Tensor:
 
     @property
     def byte_size(self) -> int:
-        return self.size * self._type.size
+        """Bytes as OpenVINO counts them (packed types packed: 3 u4 elements take 2 bytes)."""
+        return byte_size(self._type, self.size)
 
     def get_byte_size(self) -> int:
         return self.byte_size
@@ -178,7 +196,7 @@ class Tensor:
         if self._buffer is not None and need <= self._buffer.size:
             self._array = self._buffer[:need].reshape(dims)
         elif self._owned:
-            self._buffer = np.zeros(need, dtype=self._type.to_dtype())
+            self._buffer = _zeros(self._type, need)
             self._array = self._buffer.reshape(dims)
         else:
             cap = "a strided view" if self._buffer is None else f"{self._buffer.size} elements"

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ovconform.errors import NotFoundError, ValidationError
+from ovconform.ir._layout import Layout
 from ovconform.ir._opdef import OpDef, get_opdef
 from ovconform.ir._shape import PartialShape, as_partial_shape
 from ovconform.ir._types import Type, as_type
@@ -205,6 +206,14 @@ class Node:
 
     def get_rt_info(self) -> dict[str, Any]:
         return self.rt_info
+
+    def set_layout(self, layout: Any) -> None:
+        """``Parameter.set_layout``: name the dimensions (kept in ``rt_info["layout"]``)."""
+        self.rt_info["layout"] = Layout(layout).to_string()
+
+    def get_layout(self) -> Layout:
+        """``Parameter.get_layout``: the ``Layout`` set on this node (empty when none)."""
+        return Layout(self.rt_info.get("layout", ""))
 
     # -- inputs --------------------------------------------------------------------------------
     def get_input_size(self) -> int:

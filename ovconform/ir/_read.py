@@ -12,7 +12,12 @@ document size, element, layer, edge, port and rank counts and the rt_info depth 
 ``MAX_EDGES`` = 1,000,000, ``MAX_PORTS`` = 4,096 per layer, ``MAX_RANK`` = 64,
 ``MAX_RT_INFO_DEPTH`` = 32, in ``ovconform.ir._ir_common``); dims, ids, offsets and sizes must fit
 in int64; constants are read-only views into one copy of the weights (never copied per layer),
-so memory stays proportional to the XML tree plus the weights.
+so memory stays proportional to the XML tree plus the weights (packed types, u1 to u6, i4, nf4
+and f4e2m1, are unpacked to one byte per element: at most 8 bytes per weight byte; strings are
+decoded only after their count and offsets are checked against the Constant's size).
+
+Element types and the weights layout of each are in :mod:`ovconform.ir._element_codec`. An empty
+Constant may have ``size="0"`` or ``size="1"`` (``openvino.save_model`` writes one zero byte).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import numpy as np
 
 from ovconform.errors import ReadModelError, UnsupportedOpError, ValidationError
 from ovconform.ir import _ir_common as limits
+from ovconform.ir._element_codec import unpack, unpack_strings
 from ovconform.ir._graph import Model, Node, Output, make_node
 from ovconform.ir._ir_common import (
     IR_VERSION,
@@ -42,7 +48,7 @@ from ovconform.ir._ir_common import (
 )
 from ovconform.ir._opdef import OpDef, canonical_type_name, get_opdef
 from ovconform.ir._shape import PartialShape
-from ovconform.ir._types import Type
+from ovconform.ir._types import Type, byte_size
 
 __all__ = ["read_model"]
 
@@ -343,15 +349,27 @@ class _Reader:
         except ValidationError as e:
             raise ReadModelError(f"{label}: {e}") from None
         count = _element_count(shape, label)
-        if count * et.size != size:
+        expected = byte_size(et, count)
+        if count == 0 and size <= 1:
+            pass  # openvino.save_model writes one (zero) byte for an empty Constant
+        elif et.name != "string" and size != expected:
+            bits = f"{et.bitwidth} bits" if et.is_packed() else f"{et.size} bytes"
             raise ReadModelError(f"{label}: size={size} does not match shape {shape} of {et} "
-                                 f"({count} elements × {et.size} bytes = {count * et.size}).")
+                                 f"({count} elements × {bits} = {expected} bytes).")
         if size and self.weights is None:
             raise ReadModelError(f"{label}: needs {size} bytes of weights, but no weights were given.")
         have = len(self.weights) if self.weights is not None else 0
         if offset + size > have:
             raise ReadModelError(f"{label}: offset={offset} size={size} reaches past the end of the weights "
                                  f"({have} bytes).")
+        if et.name == "string" and count:
+            try:
+                strings = unpack_strings(self.weights or b"", count, offset, size, "string data")
+            except ValidationError as e:
+                raise ReadModelError(f"{label}: {e}") from None
+            strings = strings.reshape(shape)
+            strings.setflags(write=False)
+            return strings
         return _view(self.weights, et, shape, offset, count)
 
     def _apply_names(self, layer: _Layer, node: Node) -> None:
@@ -488,6 +506,8 @@ def _view(weights: bytes | None, et: Type, shape: list[int], offset: int, count:
     elif et.name == "boolean":
         raw = np.frombuffer(weights, dtype=np.uint8, count=count, offset=offset)
         arr = raw.view(np.bool_) if raw.max(initial=0) <= 1 else raw != 0
+    elif et.is_packed():
+        arr = unpack(weights, et, count, offset)
     else:
         arr = np.frombuffer(weights, dtype=dtype, count=count, offset=offset)
     arr = arr.reshape(shape)

@@ -3,7 +3,9 @@
 The layout is what ``openvino.save_model(model, path, compress_to_fp16=False)`` writes: Parameters
 first (in model order), then the other ops in topological order, then the sinks, then the Results
 (in model order); ``<data>`` attributes in the order of the op's :class:`~ovconform.ir.OpDef`;
-tab indentation; constants packed into the weights without padding. The output is deterministic:
+tab indentation; constants packed into the weights without padding (identical bytes written once;
+low-bit types packed and strings laid out as :mod:`ovconform.ir._element_codec` says; an empty
+Constant as one zero byte, ``size="1"``, as OpenVINO does). The output is deterministic:
 the same model always gives the same bytes, and ``serialize(read_model(*serialize(m)))`` gives them
 again.
 """
@@ -17,6 +19,7 @@ from typing import TYPE_CHECKING, Any, overload
 import numpy as np
 
 from ovconform.errors import ValidationError
+from ovconform.ir._element_codec import pack
 from ovconform.ir._graph import Model, Node, describe
 from ovconform.ir._ir_common import (
     IR_VERSION,
@@ -186,12 +189,15 @@ def _data_attrs(w: _Writer, node: Node, what: str) -> list[tuple[str, str]]:
 
 
 def _constant_bytes(node: Node, what: str) -> bytes:
+    """The Constant's weights as OpenVINO writes them: little-endian, packed types packed, strings
+    as count, offsets and bytes; an empty Constant as one zero byte (as ``openvino.save_model``)."""
     data = node.data
     et = node.get_output_element_type(0)
     if not isinstance(data, np.ndarray) or data.dtype != et.to_dtype():
         raise ValidationError(f"{what}: data must be a numpy array of dtype {et.to_dtype()} for element type {et}.")
-    little = et.to_dtype().newbyteorder("<")
-    return np.ascontiguousarray(data, dtype=little).tobytes()
+    if data.size == 0:
+        return b"\x00"
+    return pack(data, et, f"{what}: data")
 
 
 def _write_port(w: _Writer, port_id: int, value: Output, names: set[str] | None, what: str) -> None:

@@ -28,25 +28,28 @@ _MEMBERS: Final[dict[str, tuple[str, ...]]] = {
     "activation": ("Clamp", "Elu", "Exp", "Gelu", "HSigmoid", "HSwish", "HardSigmoid", "Identity", "LogSoftmax",
                    "Mish", "PRelu", "Relu", "Selu", "Sigmoid", "SoftPlus", "SoftSign", "Softmax", "Swish"),
     "arithmetic": ("Abs", "Acos", "Acosh", "Add", "Asin", "Asinh", "Atan", "Atanh", "Ceiling", "Cos", "Cosh",
-                   "CumSum", "Divide", "Erf", "Floor", "FloorMod", "Log", "Maximum", "Minimum", "Mod", "Multiply",
-                   "Negative", "Power", "Round", "SegmentMax", "Sign", "Sin", "Sinh", "Sqrt", "SquaredDifference",
-                   "Subtract", "Tan", "Tanh"),
+                   "CumSum", "Divide", "Erf", "ErfInv", "Floor", "FloorMod", "Log", "Maximum", "Minimum", "Mod",
+                   "Multiply", "Negative", "Power", "Round", "SegmentMax", "Sign", "Sin", "Sinh", "Sqrt",
+                   "SquaredDifference", "Subtract", "Tan", "Tanh"),
     "bitwise": ("BitwiseAnd", "BitwiseLeftShift", "BitwiseNot", "BitwiseOr", "BitwiseRightShift", "BitwiseXor"),
     "comparison": ("Equal", "Greater", "GreaterEqual", "IsFinite", "IsInf", "IsNaN", "Less", "LessEqual",
                    "NotEqual"),
     "condition": ("Bucketize", "If", "NonZero", "Select"),
     "convolution": ("BinaryConvolution", "Convolution", "ConvolutionBackpropData", "DeformableConvolution",
                     "GroupConvolution", "GroupConvolutionBackpropData"),
-    "detection": ("DeformablePSROIPooling", "DetectionOutput", "GenerateProposals", "PSROIPooling", "PriorBox",
+    "detection": ("DeformablePSROIPooling", "DetectionOutput", "ExperimentalDetectronDetectionOutput",
+                  "ExperimentalDetectronGenerateProposalsSingleImage", "ExperimentalDetectronPriorGridGenerator",
+                  "ExperimentalDetectronROIFeatureExtractor", "GenerateProposals", "PSROIPooling", "PriorBox",
                   "PriorBoxClustered", "Proposal", "ROIAlign", "ROIAlignRotated", "ROIPooling", "RegionYolo",
                   "ReorgYolo"),
     "generation": ("Eye", "Multinomial", "RandomUniform", "Range"),
-    "image": ("GridSample", "I420toBGR", "I420toRGB", "Interpolate", "NV12toBGR", "NV12toRGB"),
+    "image": ("BGRtoNV12", "GridSample", "I420toBGR", "I420toRGB", "Interpolate", "NV12toBGR", "NV12toRGB",
+              "RGBtoNV12"),
     "infrastructure": ("Assign", "Constant", "Loop", "Parameter", "ReadValue", "Result", "TensorIterator"),
-    "logical": ("LogicalAnd", "LogicalNot", "LogicalOr", "LogicalXor"),
-    "matrix": ("Einsum", "Inverse", "MatMul"),
+    "logical": ("LogicalAnd", "LogicalNot", "LogicalOr", "LogicalXor", "Xor"),
+    "matrix": ("Einsum", "GroupedMatMul", "Inverse", "MatMul"),
     "movement": ("BatchToSpace", "Broadcast", "Col2Im", "Concat", "DepthToSpace", "ExtractImagePatches", "Gather",
-                 "GatherElements", "GatherND", "GatherTree", "Pad", "ReverseSequence", "Roll",
+                 "GatherElements", "GatherND", "GatherTree", "Pad", "Reverse", "ReverseSequence", "Roll",
                  "ScatterElementsUpdate", "ScatterNDUpdate", "ScatterUpdate", "ShuffleChannels", "Slice",
                  "SliceScatter", "SpaceToBatch", "SpaceToDepth", "Split", "StridedSlice", "Tile", "Transpose",
                  "Unique", "VariadicSplit"),
@@ -59,13 +62,14 @@ _MEMBERS: Final[dict[str, tuple[str, ...]]] = {
                  "LSTMSequence", "OneHot", "RNNCell", "RNNSequence", "ScaledDotProductAttention"),
     "shape": ("Reshape", "ShapeOf", "Squeeze", "Unsqueeze"),
     "signals": ("DFT", "IDFT", "IRDFT", "ISTFT", "RDFT", "STFT"),
-    "sort": ("MatrixNms", "MulticlassNms", "NMSRotated", "NonMaxSuppression", "SearchSorted", "TopK"),
+    "sort": ("ExperimentalDetectronTopKROIs", "MatrixNms", "MulticlassNms", "NMSRotated", "NonMaxSuppression",
+             "SearchSorted", "TopK"),
     "sparse": ("EmbeddingBagOffsets", "EmbeddingBagOffsetsSum", "EmbeddingBagPacked", "EmbeddingBagPackedSum",
                "EmbeddingSegmentsSum", "SparseFillEmptyRows"),
     "type": ("Convert", "ConvertLike", "ConvertPromoteTypes", "StringTensorPack", "StringTensorUnpack"),
 }
 
-#: Op type -> its family, for every op type of opset1..opset16
+#: Op type -> its family, for every op type of opset1..opset17
 #: (:data:`ovconform.ir.opset_table.OPSET_VERSIONS`).
 OP_FAMILIES: Final[dict[str, str]] = {op: family for family, ops in _MEMBERS.items() for op in ops}
 
@@ -73,12 +77,12 @@ OP_FAMILIES: Final[dict[str, str]] = {op: family for family, ops in _MEMBERS.ite
 def family_of(op_type: str) -> str:
     """The family of ``op_type`` (``"activation"`` for ``"Softmax"``).
 
-    :raises UnsupportedOpError: naming the op type when it is in no family (no op of opset1..16).
+    :raises UnsupportedOpError: naming the op type when it is in no family (no op of opset1..17).
     """
     try:
         return OP_FAMILIES[op_type]
     except KeyError:
-        raise UnsupportedOpError(f"op type {op_type!r} is in no op family: it is not an op type of opset1..opset16 "
+        raise UnsupportedOpError(f"op type {op_type!r} is in no op family: it is not an op type of opset1..opset17 "
                                  "(see ovconform.ir.opset_table.OPSET_VERSIONS).") from None
 
 

@@ -1,16 +1,18 @@
-"""Every op type in OpenVINO's opset1..opset16 and the versions it has there (generated data).
+"""Every op type in OpenVINO's opset1..opset17 and the versions it has there (generated data).
 
 A version is the first opset whose table holds it, which is what the IR writes (``version="opset8"`` → 8)
 for every op but LogicalXor (in opset1; OpenVINO's class names "opset2"). Generated from openvino
-2026.4.1 (``openvino._pyopenvino.NodeFactory("opsetN").create(type)`` for N = 1..16);
-``tests/ops/test_coverage.py`` regenerates it from the installed openvino and fails when it differs.
+2026.4.1's own opset tables (``include/openvino/opsets/opsetN_tbl.hpp``, N = 1..17, each op checked
+with ``openvino._pyopenvino.NodeFactory("opsetN").create(type)``); ``tests/ir/test_openvino_opset_table.py``
+regenerates it from the installed openvino and fails when it differs, so a new opset shows up.
+An op type here need not be implemented: ``ovconform ops`` shows each one's status.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-#: Op type -> sorted versions in opset1..opset16.
+#: Op type -> sorted versions in opset1..opset17.
 OPSET_VERSIONS: Final[dict[str, tuple[int, ...]]] = {
     "Abs": (1,),
     "Acos": (1,),
@@ -24,6 +26,7 @@ OPSET_VERSIONS: Final[dict[str, tuple[int, ...]]] = {
     "Atan": (1,),
     "Atanh": (4,),
     "AvgPool": (1, 14, 16),
+    "BGRtoNV12": (17,),
     "BatchNormInference": (1, 5),
     "BatchToSpace": (2,),
     "BinaryConvolution": (1,),
@@ -66,7 +69,13 @@ OPSET_VERSIONS: Final[dict[str, tuple[int, ...]]] = {
     "EmbeddingSegmentsSum": (3,),
     "Equal": (1,),
     "Erf": (1,),
+    "ErfInv": (17,),
     "Exp": (1,),
+    "ExperimentalDetectronDetectionOutput": (6,),
+    "ExperimentalDetectronGenerateProposalsSingleImage": (6,),
+    "ExperimentalDetectronPriorGridGenerator": (6,),
+    "ExperimentalDetectronROIFeatureExtractor": (6,),
+    "ExperimentalDetectronTopKROIs": (6,),
     "ExtractImagePatches": (3,),
     "Eye": (9,),
     "FakeConvert": (13,),
@@ -88,6 +97,7 @@ OPSET_VERSIONS: Final[dict[str, tuple[int, ...]]] = {
     "GroupConvolution": (1,),
     "GroupConvolutionBackpropData": (1,),
     "GroupNormalization": (12,),
+    "GroupedMatMul": (17,),
     "HSigmoid": (5,),
     "HSwish": (4,),
     "HardSigmoid": (1,),
@@ -144,6 +154,7 @@ OPSET_VERSIONS: Final[dict[str, tuple[int, ...]]] = {
     "PriorBoxClustered": (1,),
     "Proposal": (1, 4),
     "RDFT": (9,),
+    "RGBtoNV12": (17,),
     "RNNCell": (1,),
     "RNNSequence": (5,),
     "ROIAlign": (3, 9),
@@ -166,6 +177,7 @@ OPSET_VERSIONS: Final[dict[str, tuple[int, ...]]] = {
     "ReorgYolo": (2,),
     "Reshape": (1,),
     "Result": (1,),
+    "Reverse": (1,),
     "ReverseSequence": (1,),
     "Roll": (7,),
     "Round": (5,),
@@ -210,6 +222,7 @@ OPSET_VERSIONS: Final[dict[str, tuple[int, ...]]] = {
     "Unique": (10,),
     "Unsqueeze": (1,),
     "VariadicSplit": (1,),
+    "Xor": (1,),
 }
 #: The newest opset the table covers.
-LATEST_OPSET: Final = 16
+LATEST_OPSET: Final = 17

@@ -1,7 +1,8 @@
 """Case strategies of the arithmetic ops (OpenVINO's op-spec folder "arithmetic"): the binaries
 Add, Subtract, Multiply, Divide, Power, Maximum, Minimum, SquaredDifference, FloorMod, Mod; the
 unary Abs, Negative, Log, Sqrt, Tanh, Erf, the trigonometric and hyperbolic functions and their
-inverses, Floor, Ceiling, Sign and Round-5; CumSum-3 and SegmentMax-16.
+inverses, Floor, Ceiling, Sign and Round-5; CumSum-3, SegmentMax-16 and ErfInv-17 (inside
+(-1, 1), or only the spec's special inputs).
 
 Binaries broadcast with numpy rules (and ``auto_broadcast="none"`` on equal shapes). Value ranges
 keep every case inside the op's domain and away from overflow: no division by zero, Log/Sqrt/Power
@@ -206,6 +207,32 @@ def case_segment_max(draw: Draw[Any]) -> OpCase:
                              draw(st.sampled_from(("zero", "lowest"))))
     return b.finish("SegmentMax", 16, node, "num_segments, when given, is a Constant of at least max(segment_ids) + 1.")
 
+# -- ErfInv-17 ------------------------------------------------------------------------------------------------
+
+#: The spec's special inputs of ErfInv: 0 (either sign), ±1 (±inf out), |x| > 1 and ±inf (NaN out), NaN.
+ERFINV_SPECIALS = (0.0, -0.0, 1.0, -1.0, 1.5, -3.0, np.inf, -np.inf, np.nan)
+
+
+@register_case("ErfInv", 17)
+def case_erfinv(draw: Draw[Any]) -> OpCase:
+    """Two kinds of case: values inside (-1, 1) (mostly near the middle, some within 1e-3 of ±1, where
+    the slope grows like exp(y²)), or only the spec's special inputs."""
+    et = draw(st.sampled_from(FLOATS))
+    shape = draw_shape(draw)
+    b = CaseBuilder(draw_seed(draw))
+    if draw(st.integers(0, 2)) == 0:
+        x = b.rng.choice(np.array(ERFINV_SPECIALS), size=shape).astype(et.to_dtype())
+        note = "the spec's special inputs only: 0, ±1, |x| > 1, ±inf, NaN."
+    else:
+        mid = b.rng.uniform(-0.99, 0.99, shape)
+        tail = np.copysign(1.0 - b.rng.uniform(1e-3, 1e-2, shape), b.rng.uniform(-1, 1, shape))
+        x = np.where(b.rng.random(shape) < 0.2, tail, mid).astype(et.to_dtype())
+        x = np.clip(x, -np.nextafter(et.to_dtype().type(1), et.to_dtype().type(0)),  # inside (-1, 1) after rounding
+                    np.nextafter(et.to_dtype().type(1), et.to_dtype().type(0)))
+        note = "values inside (-1, 1); OpenVINO CPU's ErfInv is an approximation (a recorded deviation)."
+    return b.finish("ErfInv", 17, opset.erfinv(b.param("x", np.asarray(x, et.to_dtype()))), note)
+
+
 # -- stimulus cases (issue #20: sizes, values, element types, dynamic shapes; see ovconform.opcases.stimulus)
 
 SR.register_unary({
@@ -223,6 +250,7 @@ SR.register_unary({
     ("Sqrt", 1): {"types": S.FLOATS, "gen": SR.uniform_gen(0, 100), "specials": ("nan", "inf", "-0", "sub")},
     ("Log", 1): {"types": S.FLOATS, "gen": SR.uniform_gen(0.01, 100), "specials": ("nan", "inf", "-0", "sub")},
     ("Erf", 1): {"types": S.FLOATS, "gen": SR.uniform_gen(-3, 3), "specials": SR.ALL_SPECIALS},
+    ("ErfInv", 17): {"types": S.FLOATS, "gen": SR.uniform_gen(-1, 1), "specials": SR.ALL_SPECIALS},
     ("Tanh", 1): {"types": S.FLOATS, "gen": SR.uniform_gen(-6, 6), "specials": SR.ALL_SPECIALS},
     ("Sin", 1): {"types": S.FLOATS, "gen": SR.uniform_gen(-6, 6), "specials": SR.NO_INF},
     ("Cos", 1): {"types": S.FLOATS, "gen": SR.uniform_gen(-6, 6), "specials": SR.NO_INF},

@@ -1,6 +1,6 @@
 """Case strategies of the logical ops (OpenVINO's op-spec folder "logical"): LogicalAnd, LogicalOr,
-LogicalXor (boolean data broadcast with numpy rules, or ``auto_broadcast="none"`` on equal shapes)
-and LogicalNot.
+LogicalXor and Xor-1 (boolean data broadcast with numpy rules, or ``auto_broadcast="none"`` on equal
+shapes) and LogicalNot.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ BINARY: dict[str, tuple[tuple[Type, ...], Gen2, str]] = {
     "LogicalAnd": ((Type.boolean,), _both(0, 1), ""),
     "LogicalOr": ((Type.boolean,), _both(0, 1), ""),
     "LogicalXor": ((Type.boolean,), _both(0, 1), ""),
+    "Xor": ((Type.boolean,), _both(0, 1), "Xor-1 (opset1): LogicalXor's older form"),
 }
 
 
@@ -32,4 +33,5 @@ SR.register_binary({
     ("LogicalAnd", 1): {"types": (Type.boolean,), "gen": SR.same_gen(SR.uniform_gen(0, 1))},
     ("LogicalOr", 1): {"types": (Type.boolean,), "gen": SR.same_gen(SR.uniform_gen(0, 1))},
     ("LogicalXor", 1): {"types": (Type.boolean,), "gen": SR.same_gen(SR.uniform_gen(0, 1))},
+    ("Xor", 1): {"types": (Type.boolean,), "gen": SR.same_gen(SR.uniform_gen(0, 1))},
 })

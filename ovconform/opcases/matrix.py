@@ -7,7 +7,8 @@ Inverse-14.
   undefined and ill-conditioned ones amplify rounding differences without bound.
 * Einsum: equations from a list of templates that covers matmul-like contractions, transposes,
   traces and diagonals (repeated labels), outer products, reductions, ellipsis broadcasting and the
-  implicit (no ``->``) form; labels are lower-case (the implicit output order is then alphabetical
+  implicit (no ``->``) form, and scalar operands (the empty subscript: ``"->"``, ``",->"``,
+  ``"i,->i"``); labels are lower-case (the implicit output order is then alphabetical
   in every convention).
 """
 
@@ -84,6 +85,8 @@ EINSUM_EQUATIONS = (
     "ij,jk->ik", "bij,bjk->bik", "ij->ji", "abc->cab", "ii->i", "ii->", "ij->", "ij->j", "i,i->", "i,j->ij",
     "ij,ij->ij", "ijk,k->ij", "ab,bc,cd->ad", "...ij,...jk->...ik", "...ii->...i", "a...->...a", "...,...->...",
     "ij", "ba", "ij,jk", "bhqd,bhkd->bhqk", "iij->ij", "i...j,j...->...i",
+    # scalar operands: the empty subscript (issue #22)
+    "->", ",->", "i,->i", ",ij->ji", "", "...,->...",
 )
 
 

@@ -5,6 +5,17 @@ Convert/ConvertLike values always fit the destination type, and floats converted
 a fractional part below 0.4 in magnitude: the spec leaves out-of-range conversions undefined, and
 OpenVINO CPU truncates toward zero where the spec only says the value "may be rounded".
 
+Some Convert cases convert a Constant of a storage type (u1, u2, u3, u4, u6, i4, nf4,
+f4e2m1, f8e4m3, f8e5m2, f8e8m0), as OpenVINO's compressed weights do: low-bit integers to any
+full type their values fit, the coded types to f32 or f16, drawing every code (NaN and inf codes
+included; f8e8m0 only its f32-normal codes 1..254 for f32 and 113..142 for f16, where it is
+normal and finite). Converting *to* the storage types is tested in
+``tests/ir/test_openvino_element_types.py``: OpenVINO CPU computes those Converts only when it
+constant-folds them (from a Parameter it returns unwrapped values for u4/i4 and crashes on u1).
+Stimulus cases ``Convert-1-stored-<type>`` and ``ConvertLike-1-stored-<type>`` (like: an f32
+Parameter) convert every value (every code) of each storage type, in a 6×43 Constant (partial pack
+units in every row), to f32.
+
 ConvertPromoteTypes: type pairs whose promotion is valid under the drawn attributes (bf16 is left
 out: ``CaseBuilder.param`` types a Parameter by its numpy dtype, and bf16 is stored as uint16);
 values are small whole numbers (within [0, 100] when an unsigned type is involved), so every
@@ -13,6 +24,8 @@ conversion is exact.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -21,7 +34,9 @@ from hypothesis import strategies as st
 from ovconform import opset
 from ovconform.errors import ValidationError
 from ovconform.ir import Type
+from ovconform.ir._types import value_range
 from ovconform.opcases import OpCase, register_case
+from ovconform.opcases import stimulus as S
 from ovconform.opcases._draw import CaseBuilder, Draw, draw_seed, draw_shape, type_limits
 from ovconform.opset._type import promote_types
 
@@ -47,8 +62,40 @@ def _draw_types(draw: Draw[Any]) -> tuple[Type, Type]:
     return draw(st.sampled_from(TYPES)), draw(st.sampled_from(TYPES))
 
 
+STORED_INTEGERS = (Type.u1, Type.u2, Type.u3, Type.u4, Type.u6, Type.i4)
+CODED = (Type.nf4, Type.f4e2m1, Type.f8e4m3, Type.f8e5m2, Type.f8e8m0)
+STORED_NOTE = "a Constant of a storage type, every value (or code) of it drawn."
+#: Codes of f8e8m0 whose values are normal and finite in the destination (2**-126..2**127; 2**-14..2**15).
+_E8M0_CODES = {"f32": (1, 254), "f16": (113, 142)}
+
+
+def _stored_values(b: CaseBuilder, shape: tuple[int, ...], src: Type, dst: Type) -> np.ndarray:
+    """Held values of the storage type ``src`` (values for low-bit integers, codes for coded types)
+    whose conversion to ``dst`` is defined."""
+    if src.is_coded():
+        lo, hi = _E8M0_CODES[dst.name] if src == Type.f8e8m0 else (0, 2 ** src.bitwidth - 1)
+        return b.rng.integers(lo, hi + 1, shape).astype(np.uint8)
+    held = value_range(src)
+    assert held is not None
+    lo, hi = held
+    if dst != Type.boolean:
+        lo, hi = max(lo, int(type_limits(dst)[0])), min(hi, int(type_limits(dst)[1]))
+    return b.rng.integers(lo, hi + 1, shape).astype(src.to_dtype())
+
+
+def _convert_stored(draw: Draw[Any]) -> OpCase:
+    src = draw(st.sampled_from(STORED_INTEGERS + CODED))
+    dst = draw(st.sampled_from((Type.f32, Type.f16) if src.is_coded() else TYPES))
+    shape = draw_shape(draw)
+    b = CaseBuilder(draw_seed(draw))
+    x = opset.constant(_stored_values(b, shape, src, dst), src)
+    return b.finish("Convert", 1, opset.convert(x, dst), STORED_NOTE)
+
+
 @register_case("Convert", 1)
 def _convert(draw: Draw[Any]) -> OpCase:
+    if draw(st.integers(0, 2)) == 0:
+        return _convert_stored(draw)
     src, dst = _draw_types(draw)
     shape = draw_shape(draw)
     b = CaseBuilder(draw_seed(draw))
@@ -99,3 +146,40 @@ def case_convert_promote_types(draw: Draw[Any]) -> OpCase:
     right = b.param("b", _small_values(b, sb, tb, unsigned))
     node = opset.convert_promote_types(left, right, unsafe, pytorch, target)
     return b.finish("ConvertPromoteTypes", 14, node)
+
+
+# -- stimulus cases: every value of every storage type ------------------------------------------------
+
+#: Rows × columns of the stored-type stimulus: 43 columns leave a partial pack unit in every row
+#: (2 u4 per byte, 8 u3 per 3-byte block, 4 u6 per block), and 6 rows hold all 256 f8 codes.
+STORED_SHAPE = (6, 43)
+
+
+def _every_value(src: Type, rng: np.random.Generator) -> np.ndarray:
+    """Every value (codes for coded types) ``src`` holds, each at least once, shuffled, in
+    :data:`STORED_SHAPE` (f8e8m0 without code 0, whose value 2**-127 is an f32 subnormal)."""
+    held = value_range(src) or ((1, 255) if src == Type.f8e8m0 else (0, 255))
+    lo, hi = held
+    count = int(np.prod(STORED_SHAPE))
+    values = np.concatenate([np.arange(lo, hi + 1), rng.integers(lo, hi + 1, count - (hi - lo + 1))])
+    return rng.permutation(values).reshape(STORED_SHAPE).astype(src.to_dtype())
+
+
+def _stored_case(op_type: str, src: Type) -> OpCase:
+    b = S.StimulusBuilder(S.seed_of(op_type, 1, f"stored-{src.name}"))
+    x = opset.constant(_every_value(src, b.rng), src)
+    if op_type == "Convert":
+        node = opset.convert(x, Type.f32)
+    else:
+        node = opset.convert_like(x, b.param("like", np.zeros(1, np.float32)))
+    return b.finish(op_type, 1, node, f"every value of {src} (a Constant) to f32.")
+
+
+def _stored_stimuli(op_type: str) -> Iterable[S.Stimulus]:
+    for src in STORED_INTEGERS + CODED:
+        yield S.Stimulus(op_type, 1, f"stored-{src.name}", "remainder", "special" if src.is_coded() else "ordinary",
+                         src, functools.partial(_stored_case, op_type, src))
+
+
+for _op in ("Convert", "ConvertLike"):
+    S.register_stimuli(_op, 1)(functools.partial(_stored_stimuli, _op))

@@ -1,8 +1,8 @@
 """Arithmetic ops (OpenVINO's op-spec folder "arithmetic"): the binaries Add, Subtract, Multiply,
 Divide, Power, Maximum, Minimum, SquaredDifference, FloorMod, Mod (opset1, ``auto_broadcast``
 numpy, none or pdpd); the unary Abs, Negative, Log, Sqrt, Tanh, Erf, the trigonometric and
-hyperbolic functions and their inverses, Floor, Ceiling, Sign and Round-5; CumSum-3 and
-SegmentMax-16.
+hyperbolic functions and their inverses, Floor, Ceiling, Sign and Round-5; CumSum-3,
+SegmentMax-16 and ErfInv-17 (floating-point types only: ``erfinv`` as in ``openvino.opset17``).
 
 Every unary op takes one tensor of any numeric element type (boolean is refused) and returns a
 tensor of the same element type and shape. Versions follow the opset that introduced the op: the
@@ -20,6 +20,7 @@ from ovconform.opset._helpers import (
     _BROADCAST,
     NodeInput,
     UnaryBuilder,
+    _real_data,
     _unary_float,
     as_output,
     as_outputs,
@@ -44,7 +45,7 @@ from ovconform.opset._inputs import (
 
 __all__ = [
     "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atanh", "ceiling", "cos", "cosh", "cumsum", "divide",
-    "erf", "floor", "floor_mod", "log", "maximum", "minimum", "mod", "multiply", "negative", "power", "round",
+    "erf", "erfinv", "floor", "floor_mod", "log", "maximum", "minimum", "mod", "multiply", "negative", "power", "round",
     "segment_max", "sign", "sin", "sinh", "sqrt", "squared_difference", "subtract", "tan", "tanh",
 ]
 
@@ -146,6 +147,17 @@ log = elementwise_unary("Log")
 sqrt = elementwise_unary("Sqrt")
 tanh = elementwise_unary("Tanh")
 erf = elementwise_unary("Erf")
+
+
+@define_op("ErfInv", 17, inputs=1)
+def _infer_erfinv(node: Node) -> list[tuple[Type, PartialShape]]:
+    """Same type and shape as the input, which must be of a floating-point type (the spec's T)."""
+    return [(_real_data(node), node.get_input_partial_shape(0))]
+
+
+def erfinv(data: NodeInput, name: str | None = None) -> Node:
+    """ErfInv-17: elementwise inverse error function (``erfinv(±1) = ±inf``, NaN for ``|x| > 1``)."""
+    return make_node("ErfInv", 17, [as_output(data)], {}, name)
 
 
 def divide(left: NodeInput, right: NodeInput, auto_broadcast: str = "numpy", python_division: bool = True,

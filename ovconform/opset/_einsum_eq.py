@@ -2,7 +2,9 @@
 
 An equation is ``"<in0>,<in1>,...->[<out>]"`` or, in implicit mode, ``"<in0>,<in1>,..."``.
 A subscript is a string of labels (letters ``a-z``/``A-Z``, case-sensitive) with at most one
-ellipsis ``...`` standing for any number of (broadcast) dims. In implicit mode the output is
+ellipsis ``...`` standing for any number of (broadcast) dims; a scalar input has the empty
+subscript (``"->"`` is the identity of one scalar, ``",->"`` the product of two, ``"i,->i"`` a
+vector times a scalar), as the spec and OpenVINO take it. In implicit mode the output is
 the ellipsis (when an input has one) followed by the labels that appear exactly once, in
 alphabetical (ASCII) order. Repeated labels within an input take a diagonal; labels missing from
 the output are summed over. Every dim carrying one label must have one size; ellipsis dims
@@ -44,7 +46,6 @@ def parse_equation(equation: str) -> Equation:
     text = equation.replace(" ", "")
     require(text.count("->") <= 1, f"equation {equation!r} has more than one '->'.")
     lhs, arrow, rhs = text.partition("->")
-    require(lhs != "", f"equation {equation!r} has no input subscripts.")
     inputs = tuple(_labels(t, equation) for t in lhs.split(","))
     seen = [lab for t in inputs for lab in t]
     has_ellipsis = ELLIPSIS in seen

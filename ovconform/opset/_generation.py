@@ -39,7 +39,15 @@ from ovconform.ir import (
     make_node,
 )
 from ovconform.opset._helpers import NodeInput, as_output, make_constant, require
-from ovconform.opset._inputs import Infer, _const_ints, _scalar_like, const_ints, index_input, require_integer
+from ovconform.opset._inputs import (
+    Infer,
+    _const_ints,
+    _rank_at_most,
+    _scalar_like,
+    const_ints,
+    index_input,
+    require_integer,
+)
 
 __all__ = ["eye", "multinomial", "random_uniform", "range", "range_v1"]
 
@@ -87,8 +95,8 @@ def _range_values(node: Node, cast_to: Type | None) -> list[int | float] | None:
 
 
 def _range_shape(node: Node, cast_to: Type | None) -> PartialShape:
-    for i, what in enumerate(("start", "stop", "step")):
-        _scalar_like(node, i, what)
+    for i, what in enumerate(("start", "stop", "step")):  # the spec's scalars: OpenVINO refuses a [1] too
+        _rank_at_most(node, i, 0, what)
     values = _range_values(node, cast_to)
     if values is None:
         return PartialShape.dynamic(1)

@@ -10,7 +10,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from ovconform.errors import ValidationError
-from ovconform.ir import AttrSpec, Dimension, Node, Output, PartialShape, Type, as_type, make_node
+from ovconform.ir import AttrSpec, Dimension, Node, Output, PartialShape, Type, as_type, holding_array, make_node
 
 #: What a builder takes as an input: a one-output Node, an Output, or a literal (an array, a numpy or
 #: Python scalar, a nested sequence) that becomes a Constant.
@@ -58,7 +58,9 @@ def make_constant(value: Any, element_type: Type | str | None = None, name: str 
         arr = np.array(value)
     except (ValueError, TypeError) as e:
         raise ValidationError(f"Constant value {value!r} is not array-like: {e}") from None
-    if arr.dtype == object or arr.dtype.kind in "USV":
+    if element_type is None and arr.dtype.kind in "US":
+        element_type = Type.string
+    if element_type is None and (arr.dtype == object or arr.dtype.kind == "V"):
         raise ValidationError(f"Constant value of numpy dtype {arr.dtype} is not supported.")
     if element_type is None:
         if arr.dtype == np.float64 and not isinstance(value, np.ndarray):
@@ -66,10 +68,7 @@ def make_constant(value: Any, element_type: Type | str | None = None, name: str 
         else:
             element_type = as_type(arr.dtype)
     et = as_type(element_type)
-    if et.name != "bf16" or arr.dtype != np.uint16:
-        from ovconform.ir import f32_to_bf16
-
-        arr = f32_to_bf16(arr.astype(np.float32)) if et.name == "bf16" else arr.astype(et.to_dtype())
+    arr = holding_array(arr, et, f"Constant {name!r} value" if name else "Constant value")
     arr = np.require(arr, requirements="C").copy()  # keeps 0-d arrays 0-d (ascontiguousarray does not)
     arr.setflags(write=False)
     return make_node("Constant", 1, [], {"element_type": et, "shape": list(arr.shape)}, name, data=arr)

@@ -19,7 +19,18 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ovconform.errors import ValidationError
-from ovconform.ir import AttrSpec, Node, PartialShape, Type, as_partial_shape, as_type, define_op, describe, make_node
+from ovconform.ir import (
+    AttrSpec,
+    Node,
+    PartialShape,
+    Type,
+    as_partial_shape,
+    as_type,
+    check_values,
+    define_op,
+    describe,
+    make_node,
+)
 from ovconform.opset._helpers import NodeInput, as_output, make_constant, require
 from ovconform.opset._inputs import Infer
 
@@ -40,6 +51,7 @@ def _infer_constant(node: Node) -> list[tuple[Type, PartialShape]]:
     require(list(node.data.shape) == list(shape),
             f"data shape {list(node.data.shape)} differs from attribute shape {shape}.")
     require(node.data.dtype == et.to_dtype(), f"data dtype {node.data.dtype} does not store {et}.")
+    check_values(node.data, et, "data")
     return [(et, PartialShape(shape))]
 
 

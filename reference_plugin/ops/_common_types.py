@@ -2,13 +2,19 @@
 
 Low-precision floats (f16, bf16) compute in float32 and round once to the output type, as
 OpenVINO's reference implementation does (its ``float16``/``bfloat16`` classes compute in float).
+The coded types (f8e4m3, f8e5m2, f8e8m0, f4e2m1, nf4; held as uint8 codes) compute in float32
+too: decoded on the way in, encoded (``ovconform.ir._element_codec.encode``) on the way out.
+The low-bit integers (u1..u6 held in uint8, i4 in int8) compute in their holding dtype and wrap
+modulo ``2**bitwidth`` when stored.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from ovconform.errors import ValidationError
 from ovconform.ir import Type, bf16_to_f32, f32_to_bf16
+from ovconform.ir._element_codec import decode, encode
 
 _F32 = np.dtype(np.float32)
 _F64 = np.dtype(np.float64)
@@ -19,7 +25,7 @@ _U64_HI = float(np.nextafter(2.0 ** 64, 0))
 
 def compute_dtype(t: Type) -> np.dtype:
     """The numpy dtype a kernel computes ``t`` in: float32 for f16/bf16, else the storage dtype."""
-    if t.name in ("f16", "bf16"):
+    if t.name in ("f16", "bf16") or t.is_coded():
         return _F32
     return t.to_dtype()
 
@@ -30,7 +36,18 @@ def to_compute(arr: np.ndarray, t: Type) -> np.ndarray:
         return bf16_to_f32(arr)
     if t.name == "f16":
         return arr.astype(_F32)
+    if t.is_coded():
+        return decode(arr, t)
     return arr
+
+
+def wrap_bits(values: np.ndarray, t: Type) -> np.ndarray:
+    """Integers wrapped into the low-bit integer type ``t`` (u1..u6: modulo ``2**bitwidth``; i4:
+    two's complement of 4 bits), held in ``t.to_dtype()``."""
+    low = np.asarray(values).astype(np.int64) & ((1 << t.bitwidth) - 1)
+    if t.is_signed():
+        low = (low ^ (1 << (t.bitwidth - 1))) - (1 << (t.bitwidth - 1))
+    return low.astype(t.to_dtype())
 
 
 def from_compute(arr: np.ndarray, t: Type) -> np.ndarray:
@@ -38,6 +55,10 @@ def from_compute(arr: np.ndarray, t: Type) -> np.ndarray:
     arr = np.asarray(arr)
     if t.name == "bf16":
         return f32_to_bf16(arr.astype(_F32, copy=False))
+    if t.is_coded():
+        return encode(arr, t)
+    if t.is_packed():
+        return wrap_bits(arr, t)
     return arr.astype(t.to_dtype(), copy=False)
 
 
@@ -71,14 +92,28 @@ def convert_array(arr: np.ndarray, src: Type, dst: Type) -> np.ndarray:
     Integer → integer wraps modulo 2**N (C++ rule, as the spec states for signed → unsigned);
     any type → boolean is ``x != 0`` (so NaN → True, as ``static_cast<bool>`` gives); boolean →
     numbers is 0/1; to f16/bf16 rounds to nearest even (overflow → ±inf).
+
+    The storage types, as OpenVINO's Convert computes them (``ov::reference::convert`` through
+    its element classes; its CPU plugin constant-folds these Converts with the same code):
+    to u1..u6/i4 truncates toward zero like any integer and wraps modulo ``2**bitwidth``; a
+    coded source (f8*, f4e2m1, nf4) is decoded to float32 first; to a coded type any source goes
+    through float32 and is rounded by ``encode`` (f8e4m3 overflows to NaN, f8e5m2 to ±inf,
+    f4e2m1 saturates at ±6, nf4 takes the nearest table value). string converts to nothing.
     """
+    if Type.string in (src, dst) and src != dst:
+        raise ValidationError(f"Convert: no conversion between {src} and {dst}; string converts only to string.")
     if dst.name == "boolean":
         return to_compute(arr, src) != 0
     if src == dst:
         return arr.copy()
-    if dst.is_integral_number() and src.is_real():
-        return float_to_int(to_compute(arr, src), dst.to_dtype())
+    if dst.is_coded():
+        return encode(to_compute(arr, src).astype(_F32), dst)
     values = to_compute(arr, src)
+    if dst.is_packed():
+        whole = float_to_int(values, np.dtype(np.int64)) if values.dtype.kind == "f" else values
+        return wrap_bits(whole, dst)
+    if dst.is_integral_number() and values.dtype.kind == "f":
+        return float_to_int(values, dst.to_dtype())
     if dst.name == "bf16":
         return f32_to_bf16(values.astype(_F32))
     return values.astype(dst.to_dtype())

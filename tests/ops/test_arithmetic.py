@@ -1,5 +1,5 @@
 """Tests of the arithmetic ops (OpenVINO's op-spec folder "arithmetic"): the trigonometric and
-hyperbolic functions and their inverses, Floor, Ceiling, Sign, Round-5, CumSum-3 and SegmentMax-16 —
+hyperbolic functions and their inverses, Floor, Ceiling, Sign, Round-5, CumSum-3, SegmentMax-16 and ErfInv-17 —
 builder inference and errors (as OpenVINO writes and infers them), REFERENCE kernel numerics against
 literal values or independent loop formulas (transcriptions of the specs' pseudo-code), and the case
 strategies.
@@ -34,9 +34,9 @@ from reference_plugin.evaluate import ModelRunner
 from reference_plugin.ops import load_op
 
 #: The op versions of the family whose case strategies are checked here.
-CASE_KEYS = [("CumSum", 3), ("SegmentMax", 16)]
+CASE_KEYS = [("CumSum", 3), ("SegmentMax", 16), ("ErfInv", 17)]
 #: Attribute names, in IR order, as OpenVINO writes them.
-IR_ATTRS = {("CumSum", 3): ["exclusive", "reverse"], ("SegmentMax", 16): ["fill_mode"]}
+IR_ATTRS = {("CumSum", 3): ["exclusive", "reverse"], ("SegmentMax", 16): ["fill_mode"], ("ErfInv", 17): []}
 #: IR type names that differ from the op type.
 IR_NAMES: dict[str, str] = {}
 
@@ -48,7 +48,7 @@ def test_ir_names_and_attributes_follow_openvino(op: str, version: int) -> None:
 
 def test_builders_use_the_opset_versions() -> None:
     f = P([2, 3])
-    assert versions_of([opset.cumsum(f, 1), opset.segment_max(f, np.array([0, 1]))]) == CASE_KEYS
+    assert versions_of([opset.cumsum(f, 1), opset.segment_max(f, np.array([0, 1])), opset.erfinv(f)]) == CASE_KEYS
     assert opset.segment_max(f, np.array([0, 1]), fill_mode="LOWEST").attrs["fill_mode"] == "lowest"
 
 @pytest.mark.parametrize(("op", "version"), CASE_KEYS)
@@ -434,3 +434,77 @@ def test_round_cases_exercise_ties_and_both_modes() -> None:
     check()
     assert modes == {"half_to_even", "half_away_from_zero"}
     assert ties > 0
+
+
+# -- ErfInv-17 (issue #22) -------------------------------------------------------------------------------------
+
+def _erfinv_bisection(v: float) -> float:
+    """y with erf(y) = v by 200 bisection steps on math.erf / math.erfc (independent of the kernel)."""
+    if v in (1.0, -1.0):
+        return math.copysign(math.inf, v)
+    if math.isnan(v) or abs(v) > 1:
+        return math.nan
+    lo, hi = 0.0, 10.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if (math.erf(mid) < abs(v)) if abs(v) <= 0.5 else (math.erfc(mid) > 1 - abs(v)):
+            lo = mid
+        else:
+            hi = mid
+    return math.copysign(mid, v) if v else v
+
+
+def test_erfinv_special_values_of_the_spec() -> None:
+    x = np.array([0.0, -0.0, 1.0, -1.0, 1.0000001, -1.5, np.inf, -np.inf, np.nan], np.float32)
+    got = run(ops.erfinv, x)
+    assert got.dtype == np.float32
+    assert got[:4].tolist() == [0.0, 0.0, np.inf, -np.inf] and np.signbit(got[1]) and not np.signbit(got[0])
+    assert np.isnan(got[4:]).all()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64])
+def test_erfinv_is_the_inverse_of_erf(dtype: Any) -> None:
+    rng = np.random.default_rng(17)
+    x = np.concatenate([rng.uniform(-1, 1, 2000), 1 - rng.uniform(0, 1e-6, 50), [1e-30, -1e-8, 0.5, 0.9999]])
+    x = np.clip(x, -1, 1).astype(dtype)
+    got = run(ops.erfinv, x)
+    want = np.array([_erfinv_bisection(float(v)) for v in x.astype(np.float64)]).astype(dtype)
+    finite = np.isfinite(want)
+    assert np.array_equal(np.isinf(got), np.isinf(want)) and np.array_equal(got[~finite], want[~finite])
+    # f32/f16: rounded once from float64; f64: libm's erf/erfc carry about an ulp, both ways
+    bound = 4 if dtype == np.float64 else 1
+    assert int(np.max(ulp_distance(got[finite], want[finite], np.dtype(dtype)))) <= bound
+
+
+def test_erfinv_bf16_and_errors() -> None:
+    got = run(ops.erfinv, bf16([0.5, -1.0]), types=[Type.bf16])
+    assert from_bf16(got).tolist()[1] == -np.inf and abs(from_bf16(got)[0] - 0.4769) < 4e-3
+    assert out(ops.erfinv(P(PartialShape("?,3"), Type.f16))) == "[?,3]"
+    with pytest.raises(ValidationError, match=r"ErfInv-17 node.*data has element type i32; ErfInv needs a "
+                                              r"floating-point type"):
+        ops.erfinv(P([2], Type.i32))
+
+
+def test_erfinv_ir_written_by_openvino(tmp_path: Any) -> None:
+    """opset17's ErfInv saved by openvino.save_model (version="opset17") reads as ErfInv-17 and gives the
+    spec's values; OpenVINO CPU agrees on the special inputs (inside (-1, 1) it approximates: a recorded
+    deviation, tests/reference/openvino_deviations.py)."""
+    ov = pytest.importorskip("openvino")
+    import openvino.opset16 as ov16
+    import openvino.opset17 as ov17
+
+    from ovconform import read_model
+    from reference_plugin.evaluate import evaluate
+
+    x = ov16.parameter([7], np.float32, name="x")
+    xml = tmp_path / "erfinv.xml"
+    ov.save_model(ov.Model([ov17.erfinv(x).output(0)], [x]), xml)
+    assert 'type="ErfInv" version="opset17"' in xml.read_text()
+    model = read_model(xml)
+    assert [(n.type_name, n.version) for n in model.get_ordered_ops()][1] == ("ErfInv", 17)
+    special = np.array([0, 1, -1, 2, -np.inf, np.nan, -0.0], np.float32)
+    (ours,) = evaluate(model, [special])
+    theirs = ov.Core().compile_model(str(xml), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})([special])[0]
+    np.testing.assert_array_equal(ours, theirs)
+    (inside,) = evaluate(model, [np.array([0.5, 0.999, -0.25, 0.1, 0.9, -0.99, 1e-20], np.float32)])
+    assert abs(float(inside[1]) - 2.3267563) < 1e-6

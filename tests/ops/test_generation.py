@@ -607,3 +607,18 @@ def test_openvino_cpu_draws_with_mt19937_not_philox() -> None:
     cdf = np.cumsum(probs, axis=1, dtype=np.float32)
     np.testing.assert_array_equal(theirs, np.argmax(u[:, :, None] <= (cdf / cdf[:, -1:])[:, None, :], axis=-1))
     assert not np.array_equal(theirs, draw(probs, count, seeds=seeds))
+
+
+def test_range_takes_scalars_only_as_openvino_does() -> None:
+    """The spec's start, stop and step are scalars; OpenVINO refuses a [1] tensor when it reads our IR
+    ("'start' input is not a scalar"), so the builder does too."""
+    import numpy as np
+
+    from ovconform import opset as ops
+    from ovconform.errors import ValidationError
+
+    for build in (lambda s: ops.range(s, 10, 1, "i64"), lambda s: ops.range_v1(s, ops.constant(np.int64(10)),
+                                                                                ops.constant(np.int64(1)))):
+        with pytest.raises(ValidationError, match=r"start \(input 0\)"):
+            build(ops.constant(np.zeros([1], np.int64)))
+        assert list(build(ops.constant(np.int64(0))).get_output_partial_shape(0).to_shape()) == [10]

@@ -1,15 +1,17 @@
 """Tests of the movement ops (OpenVINO's op-spec folder "movement"): Broadcast, Transpose, Concat,
 Split, VariadicSplit, Gather, StridedSlice, Tile, Roll, DepthToSpace, SpaceToDepth, ShuffleChannels,
 ReverseSequence, Pad, Slice, SliceScatter, BatchToSpace, SpaceToBatch, GatherElements, GatherND, the
-scatters, Unique, GatherTree, ExtractImagePatches and Col2Im — builder inference and errors (as
+scatters, Unique, GatherTree, ExtractImagePatches, Col2Im and Reverse — builder inference and errors (as
 OpenVINO writes and infers them), REFERENCE kernel numerics against literal values or independent
-loop formulas (transcriptions of the specs' pseudo-code), and the case strategies.
+loop formulas (transcriptions of the specs' pseudo-code), and the case strategies; for Reverse-1
+also IR that OpenVINO writes, read by ``ovconform.read_model`` and run on REFERENCE and OpenVINO CPU.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -20,10 +22,11 @@ from _opcase_checks import CASE_SETTINGS, check_case_runs, check_ir_spelling, ve
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ovconform import Dimension, opset, serialize
+from ovconform import Dimension, opset, read_model, serialize
 from ovconform import opset as ops
 from ovconform.errors import InferError, ValidationError
-from ovconform.ir import Model, Node, Type, get_opdef, make_node
+from ovconform.ir import Model, Node, PartialShape, Type, get_opdef, make_node
+from ovconform.ir.op_families import family_of
 from ovconform.ir.opset_table import OPSET_VERSIONS
 from ovconform.opcases import OpCase, case_strategy
 from reference_plugin.evaluate import evaluate
@@ -33,7 +36,8 @@ CASE_KEYS = [("Tile", 1), ("Roll", 7), ("DepthToSpace", 1), ("SpaceToDepth", 1),
              ("ReverseSequence", 1), ("Pad", 1), ("Pad", 12), ("Slice", 8), ("SliceScatter", 15), ("BatchToSpace", 2),
              ("SpaceToBatch", 2), ("GatherElements", 6), ("GatherND", 5), ("GatherND", 8), ("ScatterUpdate", 3),
              ("ScatterElementsUpdate", 3), ("ScatterElementsUpdate", 12), ("ScatterNDUpdate", 4),
-             ("ScatterNDUpdate", 15), ("Unique", 10), ("Col2Im", 15), ("GatherTree", 1), ("ExtractImagePatches", 3)]
+             ("ScatterNDUpdate", 15), ("Unique", 10), ("Col2Im", 15), ("GatherTree", 1), ("ExtractImagePatches", 3),
+             ("Reverse", 1)]
 #: Attribute names, in IR order, as OpenVINO writes them.
 IR_ATTRS = {("Tile", 1): [], ("Roll", 7): [], ("DepthToSpace", 1): ["block_size", "mode"],
             ("SpaceToDepth", 1): ["block_size", "mode"], ("ShuffleChannels", 1): ["axis", "group"],
@@ -45,7 +49,7 @@ IR_ATTRS = {("Tile", 1): [], ("Roll", 7): [], ("DepthToSpace", 1): ["block_size"
             ("ScatterNDUpdate", 15): ["reduction"],
             ("Unique", 10): ["sorted", "index_element_type", "count_element_type"],
             ("Col2Im", 15): ["strides", "dilations", "pads_begin", "pads_end"], ("GatherTree", 1): [],
-            ("ExtractImagePatches", 3): ["sizes", "strides", "rates", "auto_pad"]}
+            ("ExtractImagePatches", 3): ["sizes", "strides", "rates", "auto_pad"], ("Reverse", 1): ["mode"]}
 #: IR type names that differ from the op type.
 IR_NAMES: dict[str, str] = {}
 
@@ -56,7 +60,7 @@ def test_ir_names_and_attributes_follow_openvino(op: str, version: int) -> None:
 
 
 #: The ops that only rearrange their data's elements.
-PERMUTATIONS = ("Roll", "ShuffleChannels", "ReverseSequence", "DepthToSpace", "SpaceToDepth")
+PERMUTATIONS = ("Roll", "ShuffleChannels", "ReverseSequence", "DepthToSpace", "SpaceToDepth", "Reverse")
 
 
 def test_builders_use_the_opset_versions() -> None:
@@ -82,7 +86,7 @@ def test_builders_use_the_opset_versions() -> None:
     assert patches.attrs["auto_pad"] == "valid"
     others = [opset.col2im(P([1, 4, 9]), [4, 4], [2, 2]),
               opset.gather_tree(P([2, 1, 2], Type.i32), P([2, 1, 2], Type.i32), P([1], Type.i32), P([], Type.i32)),
-              patches]
+              patches, opset.reverse(x, [0], "index")]
     assert versions_of(layout + indexed + others) == CASE_KEYS
 
 @pytest.mark.parametrize(("op", "version"), CASE_KEYS)
@@ -1461,3 +1465,202 @@ def test_attributes_and_shapes_agree_with_openvino(what: str, build: Callable[[]
     node = next(n for n in model.get_ordered_ops() if n.friendly_name == "n")
     written = bridge.ir_attrs(model, tmp_path)["n"]
     assert {k: bridge.ir_string(v) for k, v in node.attrs.items()} == written
+
+
+# -- Reverse-1 (issue #22) ---------------------------------------------------------------------------------
+
+X234 = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+
+
+def loop_reverse(x: np.ndarray, axes: set[int]) -> np.ndarray:
+    """The spec's formula element by element: output index i_k reads input index d_k - 1 - i_k on
+    every reversed axis k."""
+    y = np.empty_like(x)
+    for index in itertools.product(*(range(d) for d in x.shape)):
+        src = tuple(d - 1 - i if k in axes else i for k, (i, d) in enumerate(zip(index, x.shape, strict=True)))
+        y[index] = x[src]
+    return y
+
+
+def test_reverse_is_in_the_table_and_the_family() -> None:
+    assert OPSET_VERSIONS["Reverse"] == (1,) and family_of("Reverse") == "movement"
+
+
+@CASE_SETTINGS
+@given(data=st.data())
+def test_reverse_cases_are_the_formula(data: st.DataObject) -> None:
+    case = data.draw(case_strategy("Reverse", 1))
+    node, (got,) = check_case_runs(case, "Reverse", 1)
+    x = case.inputs["data"]
+    axes = case.inputs["axes"] if "axes" in case.inputs else node.input_value(1).node.data
+    if node.attrs["mode"] == "mask":
+        chosen = {k for k, v in enumerate(np.asarray(axes).tolist()) if v}
+    else:
+        chosen = {int(a) % x.ndim for a in np.asarray(axes).tolist()}
+    np.testing.assert_array_equal(got, loop_reverse(x, chosen))
+
+
+# -- builder: inference and errors ------------------------------------------------------------------------
+
+def test_reverse_output_is_the_data_type_and_shape() -> None:
+    assert out(ops.reverse(P(PartialShape("?,3,1..4"), Type.f16), [0, -1], "index")) == "[?,3,1..4]"
+    node = ops.reverse(P([2, 3], Type.boolean), [True, False], "mask")
+    assert node.get_output_element_type(0) == Type.boolean and node.attrs == {"mode": "mask"}
+    assert node.get_input_element_type(1) == Type.boolean
+    assert ops.reverse(P([2, 3], Type.i8), [], "index").get_input_element_type(1) == Type.i64
+    # axes of any integer type; a repeated axis is allowed (reversed once)
+    axes = P([3], Type.u8)
+    assert out(ops.reverse(P(PartialShape.dynamic(), Type.f32), axes, "index")) == "..."
+    assert out(ops.reverse(P([2, 3], Type.f32), np.array([1, 1, -1], np.int16), "index")) == "[2,3]"
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    (lambda: ops.reverse(P([2, 3]), [0], "flip"), r"Reverse mode 'flip' is not allowed; allowed: 'index', 'mask'"),
+    (lambda: ops.reverse(P([2, 3]), [0.5], "index"), r"Reverse axes \[0.5\] must be integers"),
+    (lambda: ops.reverse(P([2, 3]), [1, 0], "mask"), r"must be booleans in mode 'mask'; got numpy dtype int64"),
+    (lambda: ops.reverse(P([2, 3]), P([2], Type.f32), "index"),
+     r"Reverse-1 node.*axes \(input 1\) has element type f32; in mode 'index' it must be an integer type"),
+    (lambda: ops.reverse(P([2, 3]), P([2], Type.i32), "mask"),
+     r"axes \(input 1\) has element type i32; in mode 'mask' it must be boolean"),
+    (lambda: ops.reverse(P([2, 3]), P([1, 2], Type.i64), "index"),
+     r"axes \(input 1\) has shape \[1,2\]; it must be 1D"),
+    (lambda: ops.reverse(P([2, 3]), [True, False, True], "mask"),
+     r"axes \(input 1\) has shape \[3\]; in mode 'mask' it needs one value per dim of data \[2,3\] \(2\)"),
+    (lambda: ops.reverse(P([2, 3]), [2], "index"), r"axes value 2 is out of range for rank 2; allowed \[-2, 1\]"),
+    (lambda: ops.reverse(P([2, 3]), [-3], "index"), r"axes value -3 is out of range"),
+    (lambda: ops.reverse(P([]), [0], "index"), r"axes value 0 is given for a rank-0 input"),
+])
+def test_reverse_bad_constructions_are_named(make: Any, message: str) -> None:
+    with pytest.raises(ValidationError, match=message):
+        make()
+
+
+# -- kernel ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("axes", "mode", "chosen"), [
+    ([0, 2], "index", {0, 2}),
+    ([-1], "index", {2}),
+    ([2, -1, 2], "index", {2}),          # repeated: reversed once
+    ([1, 0, 2, 0], "index", {0, 1, 2}),  # more values than dims, through repeats
+    ([], "index", set()),                # no axis: the data passes through
+    ([True, False, True], "mask", {0, 2}),
+    ([False, False, False], "mask", set()),
+    ([False, True, False], "mask", {1}),
+])
+def test_reverse_kernel_is_the_formula(axes: list[Any], mode: str, chosen: set[int]) -> None:
+    got = run(lambda x: ops.reverse(x, axes, mode), X234)
+    np.testing.assert_array_equal(got, loop_reverse(X234, chosen))
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
+                                   np.uint64])
+def test_reverse_axes_of_every_integer_type_at_run_time(dtype: Any) -> None:
+    data = (np.arange(30) - 7).astype(np.int32).reshape(5, 6)
+    got = run(lambda x, a: ops.reverse(x, a, "index"), data, np.array([1, 0, 1], dtype))
+    np.testing.assert_array_equal(got, loop_reverse(data, {0, 1}))
+
+
+def test_reverse_mask_at_run_time_and_data_types() -> None:
+    for x in (X234.astype(np.float16), X234 > 7, X234.astype(np.int64) - 10):
+        got = run(lambda d, m: ops.reverse(d, m, "mask"), x, np.array([False, True, True]))
+        np.testing.assert_array_equal(got, loop_reverse(x, {1, 2}))
+    got = run(lambda d, a: ops.reverse(d, a, "index"), np.array(3.5, np.float32), np.zeros([0], np.int64))
+    assert got.shape == () and got == 3.5
+
+
+@pytest.mark.parametrize(("data", "axes", "mode", "message"), [
+    (X234, np.array([3], np.int64), "index", r"Reverse-1 node .*axes value 3 is out of range for rank 3"),
+    (X234, np.array([-4], np.int32), "index", r"axes value -4 is out of range"),
+    (np.array(1.0, np.float32), np.array([0], np.int64), "index", r"axes \[0\] name an axis of a scalar"),
+    (X234, np.array([True, False]), "mask", r"the mask has 2 value\(s\); in mode 'mask' it needs one per data dim"),
+])
+def test_reverse_bad_run_time_axes_are_infer_errors(data: np.ndarray, axes: np.ndarray, mode: str,
+                                                     message: str) -> None:
+    x = P(list(data.shape), Type.f32, "x")
+    a = P(PartialShape.dynamic(1), Type.boolean if mode == "mask" else Type.i64, "a")
+    model = Model([ops.reverse(x, a, mode).output(0)], [x, a])
+    with pytest.raises(InferError, match=message):
+        evaluate(model, [data.astype(np.float32), axes.astype(np.bool_ if mode == "mask" else np.int64)])
+
+
+# -- IR that OpenVINO writes ------------------------------------------------------------------------------
+
+def test_reverse_ir_written_by_openvino_reads_and_runs_as_on_openvino_cpu(tmp_path: Path) -> None:
+    """Reverse (index with negative and repeated axes of type i8, index from a Parameter, mask) built
+    with OpenVINO's NodeFactory, saved by openvino.save_model: ovconform reads it (Reverse-1,
+    mode kept), REFERENCE gives OpenVINO CPU's values, and serialize gives IR OpenVINO reads back."""
+    ov = pytest.importorskip("openvino")
+    import openvino.opset1 as ov1
+    from openvino._pyopenvino import NodeFactory
+
+    factory = NodeFactory("opset1")
+    x = ov1.parameter([2, 3, 4], np.float32, name="x")
+    a = ov1.parameter([2], np.int64, name="a")
+    outs = [factory.create("Reverse", [x.output(0), ov1.constant(np.array([-1, 0, 2], np.int8)).output(0)],
+                           {"mode": "index"}),
+            factory.create("Reverse", [x.output(0), a.output(0)], {"mode": "index"}),
+            factory.create("Reverse", [x.output(0), ov1.constant(np.array([False, True, True])).output(0)],
+                           {"mode": "mask"})]
+    xml = tmp_path / "reverse.xml"
+    ov.save_model(ov.Model([o.output(0) for o in outs], [x, a]), xml)
+    assert 'type="Reverse" version="opset1"' in xml.read_text()
+
+    model = read_model(xml)
+    nodes = [n for n in model.get_ordered_ops() if n.type_name == "Reverse"]
+    assert {(n.version, n.attrs["mode"]) for n in nodes} == {(1, "index"), (1, "mask")} and len(nodes) == 3
+    inputs = [X234, np.array([1, -3], np.int64)]
+    ours = evaluate(model, inputs)
+    theirs = ov.Core().compile_model(str(xml), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})(inputs)
+    for i, want in enumerate([loop_reverse(X234, {0, 2}), loop_reverse(X234, {0, 1}), loop_reverse(X234, {1, 2})]):
+        np.testing.assert_array_equal(ours[i], want)
+        np.testing.assert_array_equal(theirs[i], want)
+
+    xml_ours, weights = serialize(model)
+    back = ov.Core().read_model(xml_ours, ov.Tensor(np.frombuffer(weights, dtype=np.uint8)))
+    assert sorted(n.get_type_name() for n in back.get_ordered_ops() if "Reverse" in n.get_type_name()) == \
+        ["Reverse"] * 3
+
+
+def test_reverse_from_openvinos_onnx_frontend_argmax_select_last_index(tmp_path: Path) -> None:
+    """The IR that brought Reverse-1 in: OpenVINO's ONNX frontend lowers ArgMax with
+    select_last_index=1 to Reverse + TopK; ovconform reads what openvino.save_model writes of it, and
+    REFERENCE picks the last of tied maxima, as OpenVINO CPU does."""
+    ov = pytest.importorskip("openvino")
+    onnx = pytest.importorskip("onnx", reason="the ONNX model needs the onnx package (benchmarks extra)")
+    from onnx import TensorProto, helper
+
+    node = helper.make_node("ArgMax", ["x"], ["y"], axis=1, keepdims=0, select_last_index=1)
+    graph = helper.make_graph([node], "argmax", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 5])],
+                              [helper.make_tensor_value_info("y", TensorProto.INT64, [2])])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), tmp_path / "argmax.onnx")
+    xml = tmp_path / "argmax.xml"
+    ov.save_model(ov.Core().read_model(tmp_path / "argmax.onnx"), xml)
+    model = read_model(xml)
+    assert ("Reverse", 1) in {(n.type_name, n.version) for n in model.get_ordered_ops()}
+    x = np.array([[1, 3, 3, 0, 2], [5, 5, 1, 5, 0]], np.float32)
+    (ours,) = evaluate(model, [x])
+    theirs = ov.Core().compile_model(str(xml), "CPU")([x])[0]
+    assert ours.tolist() == theirs.tolist() == [2, 3]
+
+
+def test_slice_length_bounds_over_a_dynamic_dimension_match_every_size() -> None:
+    """The bounds of a slice's length over a bounded dynamic dimension are those of every size in it
+    (checked against all sizes), and an end of INT64_MIN on an unbounded dimension is answered at
+    once (it used to walk every size up to 2**63: MemoryError)."""
+    import builtins
+    import random
+
+    from ovconform.ir import Dimension
+    from ovconform.opset._movement._slice import _dynamic_slice_dim
+
+    rng = random.Random(1)
+    for _ in range(3000):
+        lo = rng.randint(0, 20)
+        hi = lo + rng.randint(0, 60)
+        sl = builtins.slice(rng.choice([None, rng.randint(-70, 70)]), rng.choice([None, rng.randint(-70, 70)]),
+                            rng.choice([1, 2, 3, -1, -2, -5]))
+        lengths = [len(range(*sl.indices(d))) for d in range(lo, hi + 1)]
+        got = _dynamic_slice_dim(Dimension(lo, hi), sl)
+        assert (got.min_length, got.max_length) == (min(lengths), max(lengths)), (lo, hi, sl)
+    got = _dynamic_slice_dim(Dimension(1, -1), builtins.slice(-1, -2**63, -1))
+    assert (got.min_length, got.max_length) == (1, -1)

@@ -144,9 +144,11 @@ def test_integer_reductions_wrap_and_truncate() -> None:
 
 
 @pytest.mark.parametrize(("builder", "et", "want"), [
-    (opset.reduce_min, Type.f32, float(np.finfo(np.float32).max)),
-    (opset.reduce_min, Type.f16, 65504.0),
+    (opset.reduce_min, Type.f32, np.inf),  # min's identity, as OpenVINO's reference code (issue #22)
+    (opset.reduce_min, Type.f16, np.inf),
     (opset.reduce_min, Type.i8, 127),
+    (opset.reduce_max, Type.f32, float(np.finfo(np.float32).min)),  # numeric_limits::lowest, as OpenVINO
+    (opset.reduce_max, Type.i32, -2**31),
     (opset.reduce_min, Type.u8, 255),
     (opset.reduce_prod, Type.f32, 1.0),
     (opset.reduce_prod, Type.i32, 1),

@@ -144,6 +144,51 @@ def _reduce_mean_witness() -> Witness:
                    [np.array([100, -100], np.int8)])
 
 
+# -- ReduceMin-1 over no elements (issue #22) -----------------------------------------------------------------
+
+def _reduce_min_f32_over_nothing(case: OpCase) -> bool:
+    """An f32 ReduceMin with a reduced dim of size 0 (axes from a Parameter: maybe)."""
+    for node in op_nodes(case, "ReduceMin", (1,)):
+        data, axes = node.get_input_partial_shape(0), input_value(case, node, 1)
+        if node.get_input_element_type(0) != Type.f32 or not data.is_static:
+            continue
+        dims = data.to_shape()
+        if axes is None and 0 in dims:
+            return True
+        if axes is not None and any(dims[int(a)] == 0 for a in np.atleast_1d(axes)):
+            return True
+    return False
+
+
+def _reduce_min_empty_witness() -> Witness:
+    x = np.zeros((2, 0, 3), np.float32)
+    p = _param("x", x)
+    return Witness(_case("ReduceMin", 1, [ops.reduce_min(p, [1])], [p], {"x": x}),
+                   [np.full((2, 3), np.inf, np.float32)])
+
+
+# -- ErfInv-17 computed by an approximation (issue #22) ------------------------------------------------------
+
+def _erfinv_inside(case: OpCase) -> bool:
+    """An ErfInv whose input holds a value inside (-1, 1) other than 0 (not only the special inputs)."""
+    for node in op_nodes(case, "ErfInv", (17,)):
+        x = input_value(case, node, 0)
+        if x is None:
+            return True
+        a = np.abs(np.asarray(x, np.float64))
+        if np.any((a > 0) & (a < 1)):
+            return True
+    return False
+
+
+def _erfinv_witness() -> Witness:
+    x = np.array([0.5, 0.999], np.float32)
+    p = _param("x", x)
+    # erfinv by bisection on math.erfc in float64: 0.47693627620446977, 2.326756326796155
+    return Witness(_case("ErfInv", 17, [ops.erfinv(p)], [p], {"x": x}),
+                   [np.array([0.47693628, 2.3267562], np.float32)])
+
+
 # -- MaxPool-8/14 indices of a window whose maximum is the type's lowest value ---------------------------
 
 def _lowest_finite(et: Type) -> float:
@@ -270,6 +315,24 @@ DEVIATIONS: tuple[Deviation, ...] = (
         "i8 [[100]*4, [-100]*4] mean over axis 1: CPU gives [31, -32] (127/4, -128/4), the mean is [100, -100]; "
         "u8 [200]*4 gives 63; i32 [2**31-10]*2 gives -1073741824.",
         _reduce_mean_witness),
+    Deviation(
+        "ReduceMin", (1,), _reduce_min_f32_over_nothing,
+        "f32 data reduced over a dim of size 0: OpenVINO CPU gives f32's largest finite value; the minimum over "
+        "no elements is min's identity +inf, which OpenVINO's reference code gives (numeric_limits<T>::"
+        "has_infinity ? infinity() : max()) and REFERENCE follows",
+        f"{SPEC}/reduction/reduce-min-1.html",
+        "f32 zeros((2, 0, 3)) ReduceMin over axis 1: CPU gives 3.4028235e+38 everywhere, ReduceMin's evaluate "
+        "(OpenVINO's reference code) gives inf (f16 and integer types agree: inf, the type's max).",
+        _reduce_min_empty_witness),
+    Deviation(
+        "ErfInv", (17,), _erfinv_inside,
+        "values inside (-1, 1): OpenVINO CPU's ErfInv is an approximation with relative errors up to about 1e-4 "
+        "(870 f32 ulp) for |x| < 0.99 and 5e-3 nearer ±1; the spec's erfinv is the exact inverse of erf (its "
+        "special values 0, ±1, |x| > 1 and NaN CPU gets right)",
+        f"{SPEC}/arithmetic/erfinv-17.html",
+        "f32 [0.5, 0.999]: CPU gives [0.47693622, 2.3218474], erfinv gives [0.47693628, 2.3267562]; over 20001 "
+        "points of [-0.9999, 0.9999] the largest relative error is 873 ulp below 0.5 and 43750 ulp in [0.99, 0.999).",
+        _erfinv_witness),
     Deviation(
         "MaxPool", (8, 14), _max_pool_lowest_after_pad,
         "a window whose maximum is the type's lowest value with begin padding before it: OpenVINO CPU reports "

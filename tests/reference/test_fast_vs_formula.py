@@ -42,8 +42,8 @@ from reference_plugin.ops import OpRun, build_kernel
 
 #: Every route: (op type, version, name) for kernel and writer routes, the name for the program's.
 PINNED_UNARY_BLOCKS = [("Acos", 1), ("Acosh", 4), ("Asin", 1), ("Asinh", 4), ("Atan", 1), ("Atanh", 4), ("Cos", 1),
-                       ("Cosh", 1), ("Elu", 1), ("Erf", 1), ("Exp", 1), ("Gelu", 2), ("Gelu", 7), ("HSigmoid", 5),
-                       ("HSwish", 4), ("Log", 1), ("Mish", 4), ("Sigmoid", 1), ("Sin", 1), ("Sinh", 1),
+                       ("Cosh", 1), ("Elu", 1), ("Erf", 1), ("ErfInv", 17), ("Exp", 1), ("Gelu", 2), ("Gelu", 7),
+                       ("HSigmoid", 5), ("HSwish", 4), ("Log", 1), ("Mish", 4), ("Sigmoid", 1), ("Sin", 1), ("Sinh", 1),
                        ("SoftPlus", 4), ("SoftSign", 9), ("Sqrt", 1), ("Tan", 1), ("Tanh", 1)]
 PINNED_WRITERS = ["Abs", "Add", "Exp", "Maximum", "Minimum", "Multiply", "Negative", "Relu", "Sigmoid", "Subtract",
                   "Tanh"]

@@ -22,7 +22,8 @@ from ovconform.errors import (
     OVConformError,
     PropertyError,
 )
-from ovconform.ir import Model, Type, as_type
+from ovconform.ir import Model, Type, as_type, holding_array
+from ovconform.ir._element_codec import pack, unpack
 
 __all__ = ["from_ov_tensor", "from_ov_value", "ov_message", "ov_type", "our_type", "to_ov_model", "to_ov_props",
            "fill_ov_tensor", "to_ov_tensor", "to_ov_value", "translate", "zero_tensor"]
@@ -78,8 +79,15 @@ def to_ov_tensor(array: np.ndarray, element_type: Type) -> ov.Tensor:
 
 
 def fill_ov_tensor(tensor: ov.Tensor, array: np.ndarray, element_type: Type) -> None:
-    """Copy ``array``'s values into the OpenVINO tensor of the same shape (bf16 as its bits)."""
+    """Copy ``array``'s values into the OpenVINO tensor of the same shape (bf16 as its bits; the
+    packed types packed into ``tensor.data``'s bytes; string through ``bytes_data``)."""
     if not array.size:
+        return
+    if element_type == Type.string:
+        tensor.bytes_data = [s.encode("utf-8", "surrogateescape") for s in array.reshape(-1)]
+        return
+    if element_type.is_packed():
+        tensor.data.view(np.uint8).reshape(-1)[...] = np.frombuffer(pack(array, element_type, "tensor"), np.uint8)
         return
     target = tensor.data
     if element_type == Type.bf16:
@@ -90,16 +98,24 @@ def fill_ov_tensor(tensor: ov.Tensor, array: np.ndarray, element_type: Type) -> 
 def zero_tensor(element_type: Type, shape: tuple[int, ...]) -> ov.Tensor:
     """A zero-filled OpenVINO tensor (OpenVINO's own allocations are not initialised)."""
     tensor = ov.Tensor(ov_type(element_type), list(shape))
-    if tensor.get_byte_size():
+    if element_type == Type.string:
+        if tensor.get_size():
+            tensor.bytes_data = [b""] * tensor.get_size()
+    elif tensor.get_byte_size():
         tensor.data.view(np.uint8)[...] = 0
     return tensor
 
 
 def from_ov_tensor(tensor: ov.Tensor, element_type: Type) -> np.ndarray:
-    """A numpy copy of an OpenVINO tensor in ovconform's storage dtype (bf16 as uint16 bits)."""
+    """A numpy copy of an OpenVINO tensor in ovconform's holding dtype (bf16 as uint16 bits, u4
+    unpacked to one uint8 per element, f8 codes as uint8, string as an object array of str)."""
     shape = tuple(tensor.shape)
     if element_type == Type.bf16:
         return np.array(tensor.data.view(np.uint16)).reshape(shape)
+    if element_type == Type.string:
+        return holding_array(np.array(tensor.bytes_data, dtype=object).reshape(shape), element_type, "tensor")
+    if element_type.is_packed():
+        return unpack(np.array(tensor.data.view(np.uint8)).tobytes(), element_type, tensor.get_size()).reshape(shape)
     return np.array(tensor.data, dtype=element_type.to_dtype()).reshape(shape)
 
 
@@ -110,7 +126,19 @@ def to_ov_model(core: ov.Core, model: Model) -> ov.Model:
 
     xml, weights = ovconform.serialize(model)
     blob = ov.Tensor(np.frombuffer(weights, dtype=np.uint8).copy()) if weights else ov.Tensor(ov.Type.u8, [0])
-    return core.read_model(xml.decode("utf-8"), blob)
+    ov_model = core.read_model(xml.decode("utf-8"), blob)
+    set_ov_layouts(ov_model, model)
+    return ov_model
+
+
+def set_ov_layouts(ov_model: ov.Model, model: Model) -> None:
+    """Give OpenVINO's Parameters the layouts set on ours (``Parameter.set_layout``; IR v11
+    carries them as OpenVINO runtime attributes, which ``serialize`` does not write)."""
+    theirs = {p.get_friendly_name(): p for p in ov_model.get_parameters()}
+    for ours in model.get_parameters():
+        layout = ours.get_layout()
+        if not layout.empty() and ours.friendly_name in theirs:
+            theirs[ours.friendly_name].set_layout(ov.Layout(layout.to_string()))
 
 
 # -- property values --------------------------------------------------------------------------------

@@ -6,11 +6,12 @@
   ScatterNDUpdate-4/15, Unique-10, GatherTree-1 (:mod:`._indexed`);
 * Tile-1, Roll-7, DepthToSpace-1, SpaceToDepth-1, ShuffleChannels-1, ReverseSequence-1, Pad-1/12,
   Slice-8, SliceScatter-15, BatchToSpace-2, SpaceToBatch-2 (:mod:`._layout`);
-* Col2Im-15, ExtractImagePatches-3 (:mod:`._patches`).
+* Col2Im-15, ExtractImagePatches-3 (:mod:`._patches`);
+* Reverse-1 (:mod:`._reverse`).
 
 Each module's docstring says what it draws and what it keeps away from.
 """
 
 from __future__ import annotations
 
-from ovconform.opcases.movement import _basic, _indexed, _layout, _patches  # noqa: F401 - registers the cases
+from ovconform.opcases.movement import _basic, _indexed, _layout, _patches, _reverse  # noqa: F401 - registers the cases

@@ -6,10 +6,10 @@
 * StridedSlice-1, Slice-8, SliceScatter-15 (:mod:`._slice`);
 * Transpose-1, Broadcast-1/3, Tile-1, Roll-7, DepthToSpace-1, SpaceToDepth-1, ShuffleChannels-1,
   ReverseSequence-1, Pad-1/12, BatchToSpace-2, SpaceToBatch-2 (:mod:`._layout`);
-* Col2Im-15, ExtractImagePatches-3 (:mod:`._patches`).
+* Col2Im-15, ExtractImagePatches-3 (:mod:`._patches`);
+* Reverse-1 (:mod:`._reverse`; in opset1, with no Python builder in OpenVINO).
 
-Not here: Reverse-1 (in opset1, no Python builder in OpenVINO) and the string tensors
-StringTensorPack/Unpack-15 (listed under "type").
+Not here: the string tensors StringTensorPack/Unpack-15 (listed under "type").
 """
 
 from __future__ import annotations
@@ -38,12 +38,13 @@ from ovconform.opset._movement._layout import (
     transpose,
 )
 from ovconform.opset._movement._patches import col2im, extract_image_patches
+from ovconform.opset._movement._reverse import reverse
 from ovconform.opset._movement._slice import slice, slice_scatter, strided_slice
 from ovconform.opset._movement._split_concat import concat, split, variadic_split
 
 __all__ = [
     "batch_to_space", "broadcast", "col2im", "concat", "depth_to_space", "extract_image_patches", "gather",
-    "gather_elements", "gather_nd", "gather_tree", "pad", "reverse_sequence", "roll", "scatter_elements_update",
-    "scatter_nd_update", "scatter_update", "shuffle_channels", "slice", "slice_scatter", "space_to_batch",
-    "space_to_depth", "split", "strided_slice", "tile", "transpose", "unique", "variadic_split"
+    "gather_elements", "gather_nd", "gather_tree", "pad", "reverse", "reverse_sequence", "roll",
+    "scatter_elements_update", "scatter_nd_update", "scatter_update", "shuffle_channels", "slice", "slice_scatter",
+    "space_to_batch", "space_to_depth", "split", "strided_slice", "tile", "transpose", "unique", "variadic_split"
 ]

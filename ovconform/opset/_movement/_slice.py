@@ -117,8 +117,11 @@ _FAR = 10**12
 
 
 def _dynamic_slice_dim(dim: Dimension, sl: builtins.slice) -> Dimension:
-    """Bounds of the slice length over every size ``dim`` allows. Past max(|begin|, |end|) the
-    length is linear in the size, so the ends of that stretch (or its growth) decide the bounds."""
+    """Bounds of the slice length over every size ``dim`` allows. Clamping begin and end to the size
+    changes only where the size passes |begin| or |end|; between those points the length is the
+    ceiling of a linear function of the size, so its bounds are at the ends of each stretch, and
+    past the last point the length grows linearly (or not at all). A few sizes around each point
+    decide the bounds, however far begin or end is (an end of INT64_MIN is common)."""
     def length(size: int) -> int:
         return len(range(*sl.indices(size)))
 
@@ -126,7 +129,9 @@ def _dynamic_slice_dim(dim: Dimension, sl: builtins.slice) -> Dimension:
     top = lo + max(abs(sl.start or 0), abs(sl.stop or 0)) + 2
     if hi != -1:
         top = min(hi, top)
-    values = [length(d) for d in range(lo, top + 1)]
+    points = {lo, top, *range(lo, min(lo + 3, top) + 1)}
+    points |= {b + k for b in (abs(sl.start or 0), abs(sl.stop or 0)) for k in range(-2, 3)}
+    values = [length(d) for d in sorted(points) if lo <= d <= top]
     if hi != -1:
         values.append(length(hi))
         return Dimension(min(values), max(values))
