@@ -38,6 +38,8 @@ Gen = Callable[[StimulusBuilder, tuple[int, ...], Type], np.ndarray]
 Gen2 = Callable[[StimulusBuilder, tuple[int, ...], tuple[int, ...], Type], tuple[np.ndarray, np.ndarray]]
 Make1 = Callable[[StimulusBuilder, Node], Node]
 Make2 = Callable[[StimulusBuilder, Node, Node], Node]
+#: Builds the op under test from the builder and the case's main input shape.
+MakeAt = Callable[[StimulusBuilder, tuple[int, ...]], Node]
 
 #: Shapes of the innermost-axis classes: 3 rows (an odd total, so a flat vector loop has a tail too).
 ROWS = 3
@@ -47,6 +49,19 @@ SPECIAL_SHAPE = (4, 33)
 DYNAMIC_SHAPES = ((1, 7), (3, 65), (5, 129))
 TYPE_REMAINDER = 65
 DYNAMIC_NOTE = "dynamic mode: one compiled model infers the shapes " + ", ".join(map(str, DYNAMIC_SHAPES))
+
+
+def node_case(op: str, version: int, label: str, make: MakeAt, shape: tuple[int, ...],
+              shapes: tuple[tuple[int, ...], ...] = (), note: str = "") -> Callable[[], OpCase]:
+    """A stimulus case's builder: ``make(builder, shape)`` returns the op node; with ``shapes``, one
+    dynamic-mode case over them (``make`` must then build the same Constants at every shape)."""
+    def build(shape: tuple[int, ...] = shape) -> OpCase:
+        b = StimulusBuilder(seed_of(op, version, label))
+        return b.finish(op, version, make(b, shape), note)
+
+    if shapes:
+        return lambda: dynamic_case([build(s) for s in shapes], note=f"dynamic mode: shapes {list(shapes)}; {note}")
+    return build
 
 
 def uniform_gen(low: float, high: float, int_range: tuple[int, int] | None = None) -> Gen:

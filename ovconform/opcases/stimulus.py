@@ -5,7 +5,11 @@ but small — the *tiny* size class. A vector kernel, a tiled matrix product or 
 reduction only shows its bugs at other sizes and values, so each op version whose kernel a
 device would tile or vectorise also gets **stimulus cases**, registered by its family module
 (``ovconform/opcases/<family>.py``, at its end) with :func:`register_stimuli` or the recipes of
-:mod:`ovconform.opcases._stimulus_recipes`, and run by the op suite next to the generated ones (test ids
+:mod:`ovconform.opcases._stimulus_recipes` — or, for the op versions issue #20 left without any, by
+the :data:`RECIPE_MODULES` (``_stimulus_movement``: Pad, Tile, slices, Broadcast, scatters;
+``_stimulus_numeric``: Convert, normalizations, FakeQuantize, attention, ConvolutionBackpropData,
+Einsum, adaptive pooling; ``_stimulus_recurrent``: RNN/GRU/LSTM cells and sequences, the DFT family) —
+and run by the op suite next to the generated ones (test ids
 ``MatMul-1-k65``, ``Relu-1-special-f32``, ...).
 
 **Size classes**, along the axes that matter for the op (innermost, reduction, channel, K):
@@ -49,6 +53,7 @@ hash of the op, version and label.
 from __future__ import annotations
 
 import functools
+import importlib
 import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -315,11 +320,19 @@ def register_stimuli(op_type: str, version: int) -> Callable[[Recipe], Recipe]:
     return deco
 
 
+#: Recipe modules of op versions whose family module registers no stimulus cases itself.
+RECIPE_MODULES: Final = ("ovconform.opcases._stimulus_movement", "ovconform.opcases._stimulus_numeric",
+                          "ovconform.opcases._stimulus_recurrent")
+
+
 def _load() -> None:
-    """Import the family modules (:mod:`ovconform.opcases`), which register their stimulus cases."""
+    """Import the family modules (:mod:`ovconform.opcases`), which register their stimulus cases,
+    and the :data:`RECIPE_MODULES`."""
     from ovconform.opcases import _load as load_families
 
     load_families()
+    for module in RECIPE_MODULES:
+        importlib.import_module(module)
 
 
 @functools.cache

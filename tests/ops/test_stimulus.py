@@ -244,7 +244,7 @@ def test_case_labels_by_depth() -> None:
     quick = R.case_labels("MatMul", 1, 3, Depth.QUICK)
     standard = R.case_labels("MatMul", 1, 3, Depth.STANDARD)
     exhaustive = R.case_labels("MatMul", 1, 3, Depth.EXHAUSTIVE)
-    assert quick == ["case0", "case1", "case2"] and standard[:3] == quick
+    assert standard[:3] == quick and all(R.generated_index(label) is not None for label in quick)
     assert set(standard) < set(exhaustive) and "k129" in standard and "k9" in exhaustive and "k9" not in standard
     assert R.generated_index("case12") == 12 and R.generated_index("k65") is None
 
@@ -312,3 +312,123 @@ def test_ops_command_report_and_stimulus(tmp_path: Path, capsys: pytest.CaptureF
     assert main(["ops", "--report", str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("ovconform ops: error: cannot read the conformance report") and "bad.json" in err
+
+
+# -- the ops issue #20 left without stimulus cases ----------------------------------------------------------
+
+#: Op versions whose stimulus cases live in ``_stimulus_movement``, ``_stimulus_numeric`` and
+#: ``_stimulus_recurrent``.
+GAP = ("Pad-1", "Pad-12", "Tile-1", "StridedSlice-1", "Slice-8", "Broadcast-1", "Broadcast-3", "ScatterUpdate-3",
+       "ScatterElementsUpdate-3", "ScatterElementsUpdate-12", "ScatterNDUpdate-4", "ScatterNDUpdate-15", "Convert-1",
+       "BatchNormInference-1", "BatchNormInference-5", "GroupNormalization-12", "LRN-1", "FakeQuantize-1",
+       "ScaledDotProductAttention-13", "ConvolutionBackpropData-1", "Einsum-7", "AdaptiveAvgPool-8",
+       "AdaptiveMaxPool-8", "RNNCell-1", "GRUCell-3", "LSTMCell-1", "LSTMCell-4", "RNNSequence-5", "GRUSequence-5",
+       "LSTMSequence-5", "DFT-7", "IDFT-7", "RDFT-9", "IRDFT-9")
+
+
+def _node(op: str, version: int, label: str) -> Any:
+    case = build_stimulus(op, version, label)
+    return case, R.ops_under_test(case.model, op)[0]
+
+
+def _const(node: Any, i: int) -> np.ndarray:
+    from ovconform.ir import constant_value
+
+    return np.asarray(constant_value(node.input_value(i)))
+
+
+@pytest.mark.parametrize("name", GAP)
+def test_gap_ops_have_remainder_large_and_dynamic_cases(name: str) -> None:
+    cases = stimuli(*_key(name), Depth.STANDARD)
+    assert {s.size for s in cases} >= {"remainder", "large"}, name
+    dyn = [s for s in cases if s.dynamic]
+    assert dyn, name
+    case = build_stimulus(*_key(name), dyn[0].label)
+    assert len(R.case_steps(case)) == 3
+    assert any(p.get_output_partial_shape(0).is_dynamic for p in case.model.get_parameters())
+    assert len({s.element_type for s in stimuli(*_key(name), Depth.EXHAUSTIVE)}) >= 3, name
+
+
+def test_pad_reaches_past_the_remainder_and_crops() -> None:
+    for mode, limit in (("reflect", lambda n: n - 1), ("symmetric", lambda n: n), ("constant", lambda n: n + 3)):
+        _, node = _node("Pad", 12, f"{mode}-n129")
+        assert max(_const(node, 1)[-1], _const(node, 2)[-1]) == limit(129) and node.attrs["pad_mode"] == mode
+    _, crop = _node("Pad", 12, "crop-n65")
+    assert (_const(crop, 1) < 0).all() and (_const(crop, 2) < 0).any()
+    assert not any(s.label.startswith("crop") for s in stimuli("Pad", 1, Depth.EXHAUSTIVE))  # Pad-1: pads >= 0
+
+
+def test_slices_walk_backwards() -> None:
+    _, node = _node("StridedSlice", 1, "rev-n129")
+    assert _const(node, 3).tolist() == [1, -1]
+    case, node = _node("Slice", 8, "step-2-n65")
+    assert _const(node, 3).tolist() == [-2]
+    assert tuple(node.get_output_partial_shape(0).to_shape()) == (3, 33)
+
+
+def test_scatter_duplicates_only_where_the_spec_defines_them() -> None:
+    for op, version, label in (("ScatterElementsUpdate", 12, "sum-dup-n65"), ("ScatterNDUpdate", 15, "prod-dup-n65")):
+        _, node = _node(op, version, label)
+        idx = _const(node, 1)
+        assert node.attrs["reduction"] != "none"
+        rows = idx.reshape(idx.shape[0], -1) if op == "ScatterElementsUpdate" else idx.reshape(1, -1)
+        normalised = [np.unique(np.where(r < 0, r + 65, r)) for r in rows]
+        assert all(len(u) < r.size for u, r in zip(normalised, rows, strict=True))  # repeats
+        assert (idx < 0).any()  # negative indices (versions 12 and 15)
+    _, none = _node("ScatterElementsUpdate", 3, "none-n65")
+    assert all(len(set(r.tolist())) == r.size for r in _const(none, 1))
+    _, nd = _node("ScatterNDUpdate", 4, "elements-n65")
+    assert len({tuple(t) for t in _const(nd, 1).tolist()}) == _const(nd, 1).shape[0]
+
+
+def test_convert_holds_ties_overflow_and_specials() -> None:
+    x = build_stimulus("Convert", 1, "f32-f16-ties-n65").inputs["x"].astype(np.float64).reshape(-1)
+    finite = np.isfinite(x) & (np.abs(x) < 65504)
+    near = x[finite].astype(np.float16).astype(np.float64)
+    other = np.nextafter(x[finite].astype(np.float16), np.copysign(np.inf, x[finite] - near).astype(np.float16))
+    assert (np.abs(x[finite] - near) == np.abs(other.astype(np.float64) - x[finite])).sum() > 20  # exact ties
+    assert np.isnan(x).any() and (x == 65520).any() and ((x == 0) & np.signbit(x)).any() and np.isinf(x).any()
+    bits = build_stimulus("Convert", 1, "f32-bf16-ties-n65").inputs["x"].view(np.uint32)
+    assert ((bits & 0xFFFF) == 0x8000).sum() > 20
+    whole = build_stimulus("Convert", 1, "f32-i8-whole-n65").inputs["x"]
+    assert whole.min() == -128 and whole.max() == 127 and (whole == np.trunc(whole)).all()
+    assert build_stimulus("Convert", 1, "f32-i32-whole-n65").inputs["x"].max() == 2.0 ** 31 - 128
+    wrap = build_stimulus("Convert", 1, "i32-u8-wrap-n65").inputs["x"]
+    assert wrap.min() < 0 and wrap.max() > 255
+
+
+def test_attention_masks_reach_past_64_keys() -> None:
+    case, node = _node("ScaledDotProductAttention", 13, "bool-mask-s129")
+    mask = case.inputs["attention_mask"]
+    assert mask.shape[-1] == 129 and not mask[:, 64:].all() and mask.any(axis=-1).all()
+    _, causal = _node("ScaledDotProductAttention", 13, "causal-l65")
+    assert causal.attrs["causal"] and causal.get_input_partial_shape(1).to_shape()[-2] == 65
+    logits = build_stimulus("ScaledDotProductAttention", 13, "logits-s65").inputs
+    scores = np.einsum("bhqe,bhke->bhqk", logits["query"], logits["key"]) / 8
+    assert scores.max() > 88.8  # exp overflows float32 there
+
+
+def test_sequences_end_early_and_dfts_reach_odd_and_long_lengths() -> None:
+    case = build_stimulus("LSTMSequence", 5, "t65")
+    lengths = case.inputs["sequence_lengths"]
+    assert case.inputs["X"].shape[1] == 65 and lengths.max() == 65 and lengths.min() < 65
+    assert {build_stimulus("DFT", 7, f"n{n}").inputs["data"].shape[1] for n in (7, 129, 64)} == {7, 129, 64}
+    assert build_stimulus("DFT", 7, "n4096").inputs["data"].shape == (16, 4096, 2)
+    spectrum = build_stimulus("IRDFT", 9, "n64").inputs["data"]
+    assert spectrum.shape == (3, 33, 2) and np.abs(spectrum[:, 0, 1]).max() < 1e-6  # Hermitian: a real DC term
+
+
+def test_adaptive_max_pool_values_never_tie() -> None:
+    case = build_stimulus("AdaptiveMaxPool", 8, "hw65-to7")
+    data = case.inputs["data"]
+    assert data.shape[-1] % 7 and len(np.unique(data)) == data.size
+
+
+def test_fake_quantize_values_sit_on_the_edges_not_on_rounding_boundaries() -> None:
+    case, node = _node("FakeQuantize", 1, "l256-n65")
+    x = case.inputs["x"].astype(np.float64)
+    il, ih = float(_const(node, 1)), float(_const(node, 2))
+    assert (x == il).any() and (x == ih).any() and (x < il).any() and (x > ih).any()
+    inside = x[(x > il) & (x < ih)]
+    u = (inside - il) / (ih - il) * 255
+    assert (np.abs(u - np.floor(u) - 0.5) > 0.1).all()

@@ -7,7 +7,9 @@ or a kernel of its own in place of REFERENCE's for the affected nodes — never 
 REFERENCE kernels: the oracle runs in the same process and must stay right. ``query_model`` is
 REFERENCE's (the devices claim the ops they get wrong). Every fault shows only where the issue
 says kernels break: a tile past K = 64, 16 or more input channels, logits whose exponentials
-overflow, long f32 sums, NaN, negative integer quotients, a second shape, the remainder lanes.
+overflow, long f32 sums, NaN, negative integer quotients, a second shape, the remainder lanes,
+reflect pads on axes of 16 or more, more than 64 scatter updates with repeated indices, exact
+rounding ties, attention masks past the first 64 keys.
 Device names avoid op names, so a ``-k`` selecting ops does not select a device's every test.
 """
 
@@ -22,8 +24,12 @@ from ovconform import opset
 from ovconform import properties as P
 from ovconform.ir import Model, Node, Output, Type, f32_to_bf16
 from reference_plugin.compiled_model import ReferenceCompiledModel
-from reference_plugin.ops._common_types import store
+from reference_plugin.ops._common_index import int_list, normalize_axis, scatter_reduce, wrap_indices
+from reference_plugin.ops._common_types import from_compute, store, to_compute
+from reference_plugin.ops.op_convert import Convert
 from reference_plugin.ops.op_reduce_sum import ReduceSum
+from reference_plugin.ops.op_scatter_elements_update import ScatterElementsUpdate12
+from reference_plugin.ops.op_scatter_nd_update import ScatterNDUpdate15
 from reference_plugin.plugin import ReferencePlugin
 from reference_plugin.sync_infer_request import ReferenceSyncInferRequest
 
@@ -31,6 +37,8 @@ from reference_plugin.sync_infer_request import ReferenceSyncInferRequest
 K_TILE = 64
 CHANNEL_BLOCK = 16
 LANES = 8
+#: Updates from which the faulty scatter takes its parallel (racing) path.
+SCATTER_PARALLEL = 64
 
 
 def _static(output: Output) -> tuple[int, ...] | None:
@@ -256,6 +264,135 @@ class AddWrongOnRemainderLanes(_Rewriting):
                                                       node.output(0)).output(0))
 
 
+class PadReflectIsSymmetric(_Rewriting):
+    """Pad's vectorised reflect kernel (taken when an axis has 16 or more elements) mirrors the
+    edge element too: reflect pads come out as symmetric ones, one element off."""
+
+    device_name = "OPK_PADMIRROR"
+
+    def _rewrite(self, node: Node) -> None:
+        if node.type_name != "Pad" or node.attrs.get("pad_mode") != "reflect":
+            return
+        shape = _static(node.input_value(0))
+        if shape is not None and max(shape, default=0) >= 2 * LANES:
+            node.attrs["pad_mode"] = "symmetric"
+
+
+def _last_only(targets: np.ndarray, updates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The last update of each repeated target (what a racing parallel scatter keeps)."""
+    _, first_from_end = np.unique(targets[::-1], return_index=True)
+    keep = np.sort(len(targets) - 1 - first_from_end)
+    return targets[keep], updates[keep]
+
+
+class _ElementsOnce(ScatterElementsUpdate12):
+    def _run(self, data: np.ndarray, indices: np.ndarray, updates: np.ndarray,
+             axis: np.ndarray) -> tuple[np.ndarray, ...]:
+        if self.reduction == "none" or updates.size <= SCATTER_PARALLEL:
+            return super()._run(data, indices, updates, axis)
+        ax = normalize_axis(int_list(axis)[0], data.ndim)
+        coords: list[np.ndarray] = list(np.indices(indices.shape, sparse=True))
+        coords[ax] = wrap_indices(indices, data.shape[ax], "index")
+        targets = np.ravel_multi_index(np.broadcast_arrays(*coords), data.shape).reshape(-1)
+        t = self.in_types[0]
+        out = np.array(to_compute(data, t), copy=True).reshape(-1)
+        scatter_reduce(out, *_last_only(targets, to_compute(updates, t).reshape(-1)), self.reduction,
+                       self.use_init_val)
+        return (from_compute(out.reshape(data.shape), t),)
+
+
+class _NDOnce(ScatterNDUpdate15):
+    def _run(self, data: np.ndarray, indices: np.ndarray, updates: np.ndarray) -> tuple[np.ndarray, ...]:
+        if self.reduction == "none" or updates.size <= SCATTER_PARALLEL:
+            return super()._run(data, indices, updates)
+        k = indices.shape[-1]
+        tuples = wrap_indices(indices, np.array(data.shape[:k], np.int64), "index").reshape(-1, k)
+        base = np.ravel_multi_index(tuple(tuples.T), data.shape[:k]) if k else np.zeros(len(tuples), np.int64)
+        inner = int(np.prod(data.shape[k:]))
+        targets = (base[:, None] * inner + np.arange(inner)[None, :]).reshape(-1)
+        t = self.in_types[0]
+        out = np.array(to_compute(data, t), copy=True).reshape(-1)
+        scatter_reduce(out, *_last_only(targets, to_compute(updates, t).reshape(-1)), self.reduction)
+        return (from_compute(out.reshape(data.shape), t),)
+
+
+class ScatterReductionAppliesDuplicatesOnce(_Rewriting):
+    """ScatterElementsUpdate-12 / ScatterNDUpdate-15 with a reduction and more than 64 updates take a
+    parallel path that races on repeated indices: only the last update of each position is reduced."""
+
+    device_name = "OPK_SCATTERRACE"
+
+    def _patch(self, compiled: ReferenceCompiledModel) -> None:
+        for step in compiled.program.steps:
+            if step.node.type_name == "ScatterElementsUpdate" and step.node.version >= 12:
+                step.kernel = _ElementsOnce(step.node)
+            elif step.node.type_name == "ScatterNDUpdate" and step.node.version >= 15:
+                step.kernel = _NDOnce(step.node)
+
+
+def f32_ties_away(x: np.ndarray, dst: Type) -> np.ndarray:
+    """f32 ``x`` converted to ``dst`` (f16, or bf16 as uint16) rounding ties away from zero (the
+    "add half an ulp, then truncate" shortcut) instead of to even."""
+    if dst == Type.bf16:
+        bits = np.ascontiguousarray(x, np.float32).view(np.uint32)
+        shortcut = ((bits.astype(np.uint64) + 0x8000) >> 16).astype(np.uint16)
+        return np.where(np.isnan(x), f32_to_bf16(x), shortcut)
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow to inf and NaN are not ties
+        even = x.astype(np.float16)
+        gap = x.astype(np.float64) - even.astype(np.float64)
+        other = np.nextafter(even, np.copysign(np.float16(np.inf), gap).astype(np.float16))
+        tie = np.isfinite(even) & (gap != 0) & (np.abs(gap) == np.abs(other.astype(np.float64) - x.astype(np.float64)))
+        return np.where(tie & (np.abs(other) > np.abs(even)), other, even)
+
+
+class _TiesAway(Convert):
+    def _run(self, x: np.ndarray) -> tuple[np.ndarray, ...]:
+        if self.src == Type.f32 and self.dst in (Type.f16, Type.bf16):
+            return (f32_ties_away(np.asarray(x, np.float32), self.dst),)
+        return super()._run(x)
+
+
+class ConvertRoundsTiesAway(_Rewriting):
+    """Convert f32 -> f16/bf16 rounds ties away from zero instead of to even (the bias-and-truncate shortcut)."""
+
+    device_name = "OPK_TIESAWAY"
+
+    def _patch(self, compiled: ReferenceCompiledModel) -> None:
+        for step in compiled.program.steps:
+            if step.node.type_name == "Convert":
+                step.kernel = _TiesAway(step.node)
+
+
+class AttentionMaskOnlyInFirstTile(_Rewriting):
+    """ScaledDotProductAttention's tiled kernel (64 keys per tile) applies the causal or given
+    attention mask to the first tile only: keys past 64 are never masked."""
+
+    device_name = "OPK_MASKTILE"
+
+    def _rewrite(self, node: Node) -> None:
+        if node.type_name != "ScaledDotProductAttention":
+            return
+        q, k = node.input_value(0), node.input_value(1)
+        qs, ks = _static(q), _static(k)
+        has_mask = node.get_input_size() > 3 and not node.attrs.get("causal")
+        if qs is None or ks is None or ks[-2] <= K_TILE or not (node.attrs.get("causal") or has_mask):
+            return
+        length, keys, et = qs[-2], ks[-2], q.get_element_type()
+        first_tile = np.arange(keys) < K_TILE
+        scale = node.input_value(4) if node.get_input_size() > 4 else None
+        if node.attrs.get("causal"):
+            bias = np.where(np.triu(np.ones((length, keys), bool), 1) & first_tile, -np.inf, 0.0)
+            mask: Any = _const_like(bias, et)
+        else:
+            given = node.input_value(3)
+            if given.get_element_type() == Type.boolean:
+                mask = opset.logical_or(given, opset.constant(~first_tile))
+            else:
+                mask = opset.select(opset.constant(first_tile), given, _const_like(np.zeros(()), et))
+        v = node.input_value(2)
+        _reroute(node.output(0), lambda: opset.scaled_dot_product_attention(q, k, v, mask, scale, False).output(0))
+
+
 class ComputesInF16(ReferencePlugin):
     """A correct device that declares INFERENCE_PRECISION_HINT=f16 (its default) and computes in
     f16: every f32 value it holds — inputs, constants, each op's result — is an f16 value (REFERENCE's
@@ -282,7 +419,8 @@ class DeclaresNothing(ReferencePlugin):
 FAULTS = {cls.__name__: (cls.__doc__ or "").split("\n")[0] for cls in (
     MatMulDropsKTail, ConvolutionDropsLastChannel, SoftmaxWithoutMaxSubtraction, ReduceSumAccumulatesInF16,
     ReluAndMaxPoolDropNaN, IntegerDivideTruncates, F32DeviceComputesMatMulInF16, WrongOnSecondShape,
-    AddWrongOnRemainderLanes)}
+    AddWrongOnRemainderLanes, PadReflectIsSymmetric, ScatterReductionAppliesDuplicatesOnce, ConvertRoundsTiesAway,
+    AttentionMaskOnlyInFirstTile)}
 #: Correct devices (they must pass).
 CORRECT = {"ComputesInF16": ComputesInF16.__doc__}
 #: Devices whose declarations are wrong, not their kernels.
