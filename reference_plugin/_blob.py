@@ -5,9 +5,14 @@ Layout (integers little-endian)::
     magic            8 bytes   b"OVREFBLB"
     format version   u32       FORMAT_VERSION
     header           u32 size + UTF-8 JSON {"device", "architecture", "config", "producer"}
+                               (+ "weightless": {"weights_size": N} for a weightless blob)
     model xml        u64 size + IR v11 XML bytes
-    model weights    u64 size + IR v11 weights bytes
+    model weights    u64 size + IR v11 weights bytes (empty in a weightless blob)
     checksum         32 bytes  sha256 of every byte before it
+
+A weightless blob (CACHE_MODE=OPTIMIZE_SIZE or ENABLE_WEIGHTLESS) holds the XML of the model as
+it was given to compile_model, whose Constants point into the weights that ``ovconform.serialize``
+writes for it (N bytes); import reads them from WEIGHTS_PATH and compiles again.
 
 :func:`unpack` checks, in order: the magic, the format version (a newer version is refused
 before anything else is read, since its layout may differ), the section sizes (truncation),
@@ -41,12 +46,17 @@ class Blob:
     config: dict[str, str] = field(default_factory=dict)
     producer: str = ""
     format_version: int = FORMAT_VERSION
+    #: The size of the weights file import needs (WEIGHTS_PATH); None when the weights are inside.
+    weights_size: int | None = None
 
 
 def pack(blob: Blob) -> bytes:
     """The bytes of ``blob`` (its ``format_version`` is written as given)."""
-    header = json.dumps({"device": blob.device, "architecture": blob.architecture, "config": blob.config,
-                         "producer": blob.producer}, sort_keys=True).encode("utf-8")
+    fields: dict[str, Any] = {"device": blob.device, "architecture": blob.architecture, "config": blob.config,
+                              "producer": blob.producer}
+    if blob.weights_size is not None:
+        fields["weightless"] = {"weights_size": blob.weights_size}
+    header = json.dumps(fields, sort_keys=True).encode("utf-8")
     return seal(b"".join([MAGIC, struct.pack("<I", blob.format_version),
                           struct.pack("<I", len(header)), header,
                           struct.pack("<Q", len(blob.xml)), blob.xml,
@@ -73,9 +83,18 @@ def _parse_header(raw: bytes) -> dict[str, Any]:
     config = header.get("config")
     if not isinstance(config, dict) or not all(isinstance(v, str) for v in config.values()):
         raise ImportModelError(f"the blob header's 'config' is {config!r}; it must map names to strings.")
+    weightless = header.get("weightless")
+    if weightless is not None:
+        size = weightless.get("weights_size") if isinstance(weightless, dict) else None
+        if isinstance(size, bool) or not isinstance(size, int) or size < 0:
+            raise ImportModelError(f"the blob header's 'weightless' is {weightless!r}; it must be "
+                                   "{'weights_size': a byte count >= 0}.")
     return header
 
 
 def _with_header(header: dict[str, Any], xml: bytes, weights: bytes, version: int) -> Blob:
+    weightless = header.get("weightless")
+    if weightless is not None and weights:
+        raise ImportModelError(f"the blob is marked weightless but holds {len(weights)} bytes of weights.")
     return Blob(header["device"], header["architecture"], xml, weights, dict(header["config"]),
-                header["producer"], version)
+                header["producer"], version, None if weightless is None else weightless["weights_size"])

@@ -258,7 +258,10 @@ class ReferenceCompiledModel(CompiledModel):
     rw_properties = RP.COMPILED_RW
 
     def __init__(self, model: Model, plugin: ReferencePlugin, config: P.PropertyStore, *,
-                 context: RemoteContext | None = None, loaded_from_cache: bool = False) -> None:
+                 context: RemoteContext | None = None, loaded_from_cache: bool = False,
+                 source_model: Model | None = None) -> None:
+        #: The model as compile_model got it, kept for a weightless export (see ``_blob.py``).
+        self._source_model = source_model
         streams = RP.resolve_streams(config)
         #: Start the stream workers at compile time (asked for) or at the first inference (the
         #: hint's choice: a compiled model that never infers costs no process).
@@ -336,10 +339,14 @@ class ReferenceCompiledModel(CompiledModel):
 
     # -- export and runtime model ---------------------------------------------------------------
     def _export(self) -> bytes:
-        xml, weights = ovconform.serialize(self._model)
-        config = {name: P.to_string(value) for name, value in self.config.values().items()}
+        weightless = self._source_model is not None
+        xml, weights = ovconform.serialize(self._source_model if self._source_model is not None else self._model)
+        config = {name: P.to_string(value) for name, value in self.config.values().items()
+                  if name != P.WEIGHTS_PATH}  # a path of this machine is no part of the blob
+        config[P.ENABLE_WEIGHTLESS] = P.to_string(weightless)  # what was decided, so an import decides alike
         return pack(Blob(type(self.plugin).device_name, self.plugin.get_property(P.DEVICE_ARCHITECTURE),
-                         xml, weights, config, f"ovconform {ovconform.__version__}"))
+                         xml, b"" if weightless else weights, config, f"ovconform {ovconform.__version__}",
+                         weights_size=len(weights) if weightless else None))
 
     def get_runtime_model(self) -> Model:
         """A copy of the executed graph; each node's rt_info carries the execution info keys of

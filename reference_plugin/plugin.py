@@ -13,11 +13,12 @@ from __future__ import annotations
 import contextvars
 import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final
+from pathlib import Path
+from typing import Any, Final
 
 import ovconform
 from ovconform import properties as P
-from ovconform.api import Plugin
+from ovconform.api import Plugin, RemoteContext
 from ovconform.errors import ImportModelError, OVConformError, PropertyError, ValidationError
 from ovconform.ir import Model, Node, Type
 from reference_plugin import properties as RP
@@ -26,9 +27,6 @@ from reference_plugin._transformations import fused_names, transform_model
 from reference_plugin.compiled_model import ReferenceCompiledModel
 from reference_plugin.fast import make_kernel
 from reference_plugin.ops import load_op
-
-if TYPE_CHECKING:
-    from ovconform.contract.tensor import RemoteContext
 
 __all__ = ["ReferencePlugin"]
 
@@ -45,7 +43,9 @@ class ReferencePlugin(Plugin):
     device_architecture = RP.ARCHITECTURE
     device_type = P.DeviceType.INTEGRATED
     device_ids = ("",)
-    capabilities = (P.Capability.FP32, P.Capability.FP16, P.Capability.EXPORT_IMPORT)
+    #: REMOTE_CONTEXT: the harness's declaration of remote contexts (see suites/test_plugin_remote.py);
+    #: REFERENCE's contexts are host memory (ovconform.contract.tensor.RemoteContext).
+    capabilities = (P.Capability.FP32, P.Capability.FP16, P.Capability.EXPORT_IMPORT, "REMOTE_CONTEXT")
     inference_precisions = (Type.f32, Type.f16)
     range_for_async_infer_requests = (1, 1, 1)
     compiled_model_class = ReferenceCompiledModel
@@ -81,14 +81,30 @@ class ReferencePlugin(Plugin):
             return False
         return True
 
+    # -- remote contexts --------------------------------------------------------------------------
+    def get_default_context(self, params: Mapping[str, Any] | None = None) -> RemoteContext:
+        """The device's one default context (host memory), the same object at every call."""
+        context = self.__dict__.get("_default_context")
+        if context is None:
+            context = self.__dict__.setdefault("_default_context", RemoteContext(self.device_name))
+        return context
+
+    def create_context(self, params: Mapping[str, Any] | None = None) -> RemoteContext:
+        """A new host-memory context of this device keeping ``params``."""
+        if params is not None and not isinstance(params, Mapping):
+            raise ValidationError(f"create_context on {self.device_name!r}: params must be a mapping, "
+                                  f"not {type(params).__name__}.")
+        return RemoteContext(self.device_name, params)
+
     # -- compile --------------------------------------------------------------------------------
     def _compile_model(self, model: Model, config: P.PropertyStore,
                        context: RemoteContext | None) -> ReferenceCompiledModel:
         start = time.perf_counter()
         before = len(model.get_ordered_ops())
+        source = model.clone() if RP.weightless(config) else None  # what a weightless export writes
         if not config.get(P.DISABLE_TRANSFORMATIONS):
             transform_model(model, config)
-        compiled = ReferenceCompiledModel(model, self, config, context=context)
+        compiled = ReferenceCompiledModel(model, self, config, context=context, source_model=source)
         RP.log(config, P.LogLevel.INFO, "REFERENCE: compiled model %r (%d -> %d nodes) in %.3f ms",
                model.friendly_name, before, len(model.get_ordered_ops()), (time.perf_counter() - start) * 1e3)
         return compiled
@@ -148,8 +164,27 @@ class ReferencePlugin(Plugin):
             config.set(config.parse({k: v for k, v in parts.config.items() if k not in _IMPORT_KEYS.get()}))
         except PropertyError as e:
             raise ImportModelError(f"{prefix}: its compile configuration is not valid here: {e}") from e
+        if parts.weights_size is not None:
+            return self._import_weightless(parts.xml, parts.weights_size, config, context, prefix)
         model = ovconform.read_model(parts.xml, parts.weights)
         return ReferenceCompiledModel(model, self, config, context=context)
+
+    def _import_weightless(self, xml: bytes, size: int, config: P.PropertyStore, context: RemoteContext | None,
+                           prefix: str) -> ReferenceCompiledModel:
+        """A weightless blob: the model's weights come from WEIGHTS_PATH, then it is compiled again."""
+        path = config.get(P.WEIGHTS_PATH)
+        if not path:
+            raise ImportModelError(f"{prefix}: it is a weightless blob (exported with CACHE_MODE=OPTIMIZE_SIZE or "
+                                   f"ENABLE_WEIGHTLESS) and WEIGHTS_PATH is not set; give WEIGHTS_PATH, the "
+                                   f"weights file ({size} bytes) of the model it was compiled from.")
+        try:
+            weights = Path(path).read_bytes()
+        except OSError as e:
+            raise ImportModelError(f"{prefix}: WEIGHTS_PATH {path!r} cannot be read: {e}") from e
+        if len(weights) != size:
+            raise ImportModelError(f"{prefix}: WEIGHTS_PATH {path!r} has {len(weights)} bytes; the blob's model "
+                                   f"needs a weights file of {size} bytes.")
+        return self._compile_model(ovconform.read_model(xml, weights), config, context)
 
 
 def _kernel_builds(node: Node) -> bool:

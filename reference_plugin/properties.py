@@ -13,7 +13,8 @@ Properties follow the TEMPLATE plugin's lists (seed 002 ``Plugin::get_property``
   :func:`device_id_property` (the id ``"0"``), and :data:`OWN_PROPERTIES`: DISABLE_TRANSFORMATIONS
   and REFERENCE's REFERENCE_PROCESS_STREAMS (streams in worker processes; by default on under the
   THROUGHPUT and CUMULATIVE_THROUGHPUT hints with two streams or more, see
-  :func:`resolve_process_streams`);
+  :func:`resolve_process_streams`), and the weightless-blob trio CACHE_MODE, ENABLE_WEIGHTLESS and
+  WEIGHTS_PATH (:func:`weightless`; the blob format is in ``_blob.py``);
 * compiled model: MODEL_NAME, SUPPORTED_PROPERTIES, EXECUTION_DEVICES, LOADED_FROM_CACHE,
   OPTIMAL_NUMBER_OF_INFER_REQUESTS (read-only) and DEVICE_ID, PERF_COUNT and, as the current
   TEMPLATE plugin lists it, PERFORMANCE_HINT (read-write; changing it after compilation changes
@@ -88,7 +89,18 @@ def device_id_property(device_name: str) -> P.Declared:
 OWN_PROPERTIES: Final = (
     P.Declared(P.DISABLE_TRANSFORMATIONS, False),
     P.Declared(PROCESS_STREAMS, False),
+    P.Declared(P.CACHE_MODE, P.CacheMode.OPTIMIZE_SPEED),
+    P.Declared(P.ENABLE_WEIGHTLESS, False),
+    P.Declared(P.WEIGHTS_PATH, ""),
 )
+
+
+def weightless(config: P.PropertyStore) -> bool:
+    """Whether export leaves the weights out (OpenVINO's ``is_weightless_enabled``): an explicit
+    ENABLE_WEIGHTLESS decides; otherwise CACHE_MODE=OPTIMIZE_SIZE."""
+    if config.is_explicit(P.ENABLE_WEIGHTLESS):
+        return bool(config.get(P.ENABLE_WEIGHTLESS))
+    return config.get(P.CACHE_MODE) == P.CacheMode.OPTIMIZE_SIZE
 
 
 def resolve_streams(config: P.PropertyStore) -> int:

@@ -287,12 +287,32 @@ class AsyncInferRequest:
             self._check_idle("set_output_tensor")
             self._sync.set_output_tensor(index, tensor)
 
-    def set_tensors(self, tensors: Mapping[Any, Tensor]) -> None:
-        """Set several tensors: keys are ports or tensor names."""
+    def set_tensors(self, *args: Any) -> None:
+        """``set_tensors({port_or_name: tensor, ...})`` sets several tensors;
+        ``set_tensors(port_or_name, [tensor, ...])`` gives a batched input one tensor per batch item."""
+        if len(args) == 2:
+            with self._lock:
+                self._check_idle("set_tensors")
+                self._sync.set_tensors(args[0], args[1])
+            return
+        if len(args) != 1 or not isinstance(args[0], Mapping):
+            raise ValidationError("set_tensors() takes a dict {port or name: Tensor} or (port or name, "
+                                  f"[Tensor, ...]); got {len(args)} argument(s).")
         with self._lock:
             self._check_idle("set_tensors")
-            for key, tensor in tensors.items():
+            for key, tensor in args[0].items():
                 self._sync.set_tensor(key, tensor)
+
+    def set_input_tensors(self, *args: Any) -> None:
+        """``set_input_tensors([tensor, ...])`` for a one-input model, or ``(index, [tensor, ...])``:
+        one tensor per batch item of a batched input."""
+        if len(args) not in (1, 2):
+            raise ValidationError(f"set_input_tensors() takes ([tensor, ...]) or (index, [tensor, ...]); "
+                                  f"got {len(args)} arguments.")
+        index, tensors = (None, args[0]) if len(args) == 1 else (args[0], args[1])
+        with self._lock:
+            self._check_idle("set_input_tensors")
+            self._sync.set_input_tensors(index, tensors)
 
     @property
     def input_tensors(self) -> list[Tensor]:

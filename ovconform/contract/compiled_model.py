@@ -111,7 +111,18 @@ class CompiledModel:
 
     @property
     def context(self) -> RemoteContext | None:
+        """The context given to compile_model / import_model (None: the device's default)."""
         return self._context
+
+    def get_context(self) -> RemoteContext:
+        """``CompiledModel.get_context``: the context the model was compiled or imported for, or
+        the device's default context.
+
+        :raises NotImplementedByDeviceError: for a device without remote contexts.
+        """
+        if self._context is not None:
+            return self._context
+        return self._plugin.get_default_context()
 
     @property
     def task_executor(self) -> ITaskExecutor:

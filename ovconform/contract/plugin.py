@@ -15,12 +15,13 @@ import os
 import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from ovconform import properties as P
 from ovconform.contract import names
 from ovconform.contract.compiled_model import CompiledModel
 from ovconform.contract.executors import ExecutorManager, StreamsExecutor, StreamsExecutorConfig, get_executor_manager
+from ovconform.contract.tensor import RemoteContext
 from ovconform.errors import (
     CompileError,
     DeviceInitError,
@@ -31,9 +32,6 @@ from ovconform.errors import (
     ValidationError,
 )
 from ovconform.ir import Model, Node, Type
-
-if TYPE_CHECKING:
-    from ovconform.contract.tensor import RemoteContext
 
 __all__ = ["Plugin", "Version"]
 
@@ -231,6 +229,7 @@ class Plugin:
                       context: RemoteContext | None = None) -> CompiledModel:
         """Compile a clone of ``model`` with the plugin's properties under ``properties``."""
         source = _as_model(model, "compile_model")
+        self._check_context(context, "compile_model")
         config = self._config.merged(properties)
         try:
             return self._compile_model(source.clone(), config, context)
@@ -267,6 +266,7 @@ class Plugin:
                      context: RemoteContext | None = None) -> CompiledModel:
         """Rebuild a compiled model from an exported blob (bytes or a binary stream)."""
         blob = _read_stream(stream)
+        self._check_context(context, "import_model")
         props = dict(properties or {})
         loaded = P.parse_value(P.LOADED_FROM_CACHE, props.pop(P.LOADED_FROM_CACHE, False))
         config = self._config.merged(props)
@@ -282,6 +282,18 @@ class Plugin:
                                    f"{type(e).__name__}: {e}") from e
         compiled._loaded_from_cache = bool(loaded)
         return compiled
+
+    def _check_context(self, context: Any, what: str) -> None:
+        """A context given to compile_model / import_model must be a RemoteContext of this device."""
+        if context is None:
+            return
+        if not isinstance(context, RemoteContext):
+            raise ValidationError(f"{what} on device {self._name!r}: the context must be a RemoteContext, "
+                                  f"not {type(context).__name__}.")
+        owner = str(context.get_device_name())
+        if owner.split(".")[0] != self._name:
+            raise ValidationError(f"{what} on device {self._name!r}: the context belongs to device {owner!r}; "
+                                  f"give a context of {self._name!r} (get_default_context or create_context).")
 
     def create_context(self, params: Mapping[str, Any] | None = None) -> RemoteContext:
         raise NotImplementedByDeviceError(f"device {self._name!r} does not support remote contexts.")

@@ -20,7 +20,8 @@ import numpy as np
 
 from ovconform.contract.tensor import Tensor
 from ovconform.errors import CancelledError, InferError, NotEnabledError, NotFoundError, OVConformError, ValidationError
-from ovconform.ir import Output
+from ovconform.ir import Layout, Output
+from ovconform.ir._layout import get_batch_index, has_batch
 
 if TYPE_CHECKING:
     from ovconform.contract.compiled_model import CompiledModel
@@ -162,6 +163,7 @@ class SyncInferRequest:
         self._inputs: list[Output] = list(compiled_model.inputs)
         self._outputs: list[Output] = list(compiled_model.outputs)
         self._in_tensors: list[Tensor | None] = [None] * len(self._inputs)
+        self._batched: dict[int, tuple[int, list[Tensor]]] = {}  # input -> (batch axis, its N tensors)
         self._out_tensors: list[Tensor | None] = [None] * len(self._outputs)
         self._by_name = self._index_names()
         self._specs = ([_PortSpec(p) for p in self._inputs], [_PortSpec(p) for p in self._outputs])
@@ -234,10 +236,22 @@ class SyncInferRequest:
 
     # -- tensors ------------------------------------------------------------------------------
     def get_tensor(self, key: Output | str) -> Tensor:
-        return self._tensor(*self.find_port(key))
+        is_input, index = self.find_port(key)
+        if is_input:
+            self._check_not_batched(index)
+        return self._tensor(is_input, index)
 
     def get_input_tensor(self, index: int | None = None) -> Tensor:
-        return self._tensor(True, self._index(True, index))
+        i = self._index(True, index)
+        self._check_not_batched(i)
+        return self._tensor(True, i)
+
+    def _check_not_batched(self, index: int) -> None:
+        if index in self._batched:
+            raise ValidationError(
+                f"get_tensor cannot be used for {self._label(True, index)}: it was given "
+                f"{len(self._batched[index][1])} tensors with set_tensors (a batched input); read those "
+                "tensors, or call set_tensor first.")
 
     def get_output_tensor(self, index: int | None = None) -> Tensor:
         return self._tensor(False, self._index(False, index))
@@ -260,7 +274,100 @@ class SyncInferRequest:
 
     def _set(self, is_input: bool, index: int, tensor: Tensor) -> None:
         self._check_tensor(is_input, index, tensor)
+        if is_input:
+            self._batched.pop(index, None)
         (self._in_tensors if is_input else self._out_tensors)[index] = tensor
+
+    # -- batched inputs (set_tensors) --------------------------------------------------------------
+    def set_tensors(self, key: Output | str, tensors: Sequence[Tensor]) -> None:
+        """``set_tensors(port_or_name, tensors)``: give an input whose layout has a batch
+        dimension ``N`` one tensor per batch item (each of batch 1); one tensor is ``set_tensor``.
+
+        :raises NotFoundError: when ``key`` names no input.
+        :raises ValidationError: for no tensors, an input without ``N`` in its layout, a count
+            that is not the batch size, or a tensor whose element type or shape does not fit.
+        """
+        is_input, index = self.find_port(key)
+        if not is_input:
+            raise NotFoundError(f"set_tensors sets inputs; {key!r} is {self._label(False, index)} of compiled "
+                                f"model {self._model_name()!r}.")
+        self.set_batched_input(index, tensors)
+
+    def set_input_tensors(self, index: int | None, tensors: Sequence[Tensor]) -> None:
+        """``set_input_tensors([index,] tensors)``: :meth:`set_tensors` by input index (``None``:
+        the only input)."""
+        self.set_batched_input(self._index(True, index), tensors)
+
+    def set_batched_input(self, index: int, tensors: Sequence[Tensor]) -> None:
+        """Check ``tensors`` against input ``index`` and keep them: each run gathers them into one
+        batch tensor (:meth:`gather_batched_inputs`), so values written into them between runs
+        are seen."""
+        items = self._check_batch(index, tensors)
+        if len(items) == 1:
+            self._set(True, index, items[0])
+            return
+        axis = self._batch_axis(index)
+        shape = list(items[0].shape)
+        shape[axis] = len(items)
+        self._in_tensors[index] = Tensor(self._specs[0][index].element_type, shape)
+        self._batched[index] = (axis, items)
+
+    @property
+    def batched_inputs(self) -> dict[int, list[Tensor]]:
+        """Input index -> the tensors set with :meth:`set_tensors` (inputs with more than one)."""
+        return {i: list(ts) for i, (_, ts) in self._batched.items()}
+
+    def _batch_axis(self, index: int) -> int:
+        port = self._inputs[index]
+        layout: Layout = port.get_node().get_layout()
+        rank = port.get_partial_shape().rank
+        if not has_batch(layout) or not rank.is_static:
+            raise ValidationError(
+                f"set_tensors needs an input whose layout has a batch dimension 'N'; "
+                f"{self._label(True, index)} has layout {layout.to_string() or '(none)'!r} and shape "
+                f"{port.get_partial_shape()} (set one with Parameter.set_layout('N...')).")
+        return get_batch_index(layout, rank.get_length())
+
+    def _check_batch(self, index: int, tensors: Any) -> list[Tensor]:
+        label = self._label(True, index)
+        if isinstance(tensors, (Tensor, str, bytes)) or not isinstance(tensors, Sequence):
+            raise ValidationError(f"set_tensors for {label} takes a list of Tensors, not {type(tensors).__name__}.")
+        items = list(tensors)
+        if not items:
+            raise ValidationError(f"set_tensors for {label} got no tensors; give one per batch item.")
+        for i, t in enumerate(items):
+            if not isinstance(t, Tensor):
+                raise ValidationError(f"set_tensors for {label}: item {i} is a {type(t).__name__}, not a Tensor.")
+        if len(items) == 1:
+            return items
+        spec = self._specs[0][index]
+        axis = self._batch_axis(index)
+        first = items[0].shape
+        for i, t in enumerate(items):
+            if t.element_type != spec.element_type:
+                raise ValidationError(f"set_tensors for {label}: tensor {i} has element type {t.element_type}; "
+                                      f"the port's element type is {spec.element_type}.")
+            if len(t.shape) != len(first) or t.shape[axis:axis + 1] != (1,) or t.shape != first:
+                raise ValidationError(f"set_tensors for {label}: tensor {i} has shape {list(t.shape)}; every "
+                                      f"tensor must have shape {[*first[:axis], 1, *first[axis + 1:]]} "
+                                      f"(batch 1 on axis {axis}, the same shape for all).")
+        batch = (*first[:axis], len(items), *first[axis + 1:])
+        if not spec.fits(batch):
+            raise ValidationError(f"set_tensors for {label}: {len(items)} tensors of shape {list(first)} make "
+                                  f"a batch of shape {list(batch)}, which does not fit the port's shape "
+                                  f"{spec.partial_shape} (give one tensor per batch item).")
+        return items
+
+    def gather_batched_inputs(self) -> None:
+        """Copy each batched input's tensors into its batch tensor (the base's preprocess does
+        this; a device that overrides :meth:`_preprocess` calls it first)."""
+        for index, (axis, items) in self._batched.items():
+            target = self._tensor(True, index)._host_array()
+            try:
+                np.concatenate([t._host_array() for t in items], axis=axis, out=target)
+            except ValueError as e:  # a tensor was reshaped after set_tensors
+                raise ValidationError(f"set_tensors for {self._label(True, index)}: the tensors no longer "
+                                      f"make a batch of shape {list(target.shape)}: {e}") from None
 
     def _check_tensor(self, is_input: bool, index: int, tensor: Any) -> None:
         spec = self._specs[0 if is_input else 1][index]
@@ -294,6 +401,7 @@ class SyncInferRequest:
             raise ValidationError(f"input {index} {sorted(self._inputs[index].get_names())}: the value is not an "
                                   f"array numpy can build ({e}).") from None
         spec = self._specs[0][index]
+        self._batched.pop(index, None)
         tensor = self._tensor(True, index)
         if not spec.fits(array.shape):
             raise ValidationError(f"input {index} {sorted(self._inputs[index].get_names())}: array shape "
@@ -344,6 +452,7 @@ class SyncInferRequest:
             self._durations[name] = time.perf_counter() - start
 
     def _preprocess(self) -> None:
+        self.gather_batched_inputs()
         self._input_arrays = [np.require(self._tensor(True, i)._host_array(), requirements="C")  # 0-d stays 0-d
                               for i in range(len(self._inputs))]
 

@@ -78,6 +78,12 @@ def model_digest(model: Model) -> bytes:
     return h.digest()
 
 
+#: Compile properties that say how a blob is stored or read, not what it computes: they are not
+#: part of the key (as in OpenVINO, a blob cached with CACHE_MODE=OPTIMIZE_SIZE is found by a
+#: compile that only gives WEIGHTS_PATH).
+UNKEYED: Final = frozenset({P.CACHE_MODE, P.ENABLE_WEIGHTLESS, P.WEIGHTS_PATH, P.COMPILED_BLOB})
+
+
 def cache_key(model: Model, device: str, caching_values: Mapping[str, Any],
               compile_properties: Mapping[str, Any], plugin_version: str) -> str:
     """The file stem of a cache blob (hex SHA-256)."""
@@ -85,7 +91,7 @@ def cache_key(model: Model, device: str, caching_values: Mapping[str, Any],
     h.update(f"device:{device}\nversion:{plugin_version}\n".encode())
     for name in sorted(caching_values):
         h.update(f"caching:{name}={P.to_string(caching_values[name])}\n".encode())
-    for name in sorted(compile_properties):
+    for name in sorted(set(compile_properties) - UNKEYED):
         h.update(f"property:{name}={P.to_string(compile_properties[name])}\n".encode())
     return h.hexdigest()
 

@@ -35,6 +35,7 @@ from ovconform.contract.plugin import Version
 from ovconform.contract.tensor import RemoteContext
 from ovconform.errors import (
     DeviceInitError,
+    ImportModelError,
     NotFoundError,
     OVConformError,
     PropertyError,
@@ -365,24 +366,70 @@ class Core:
             return self.read_model(*model)
         raise ValidationError(f"compile_model needs a Model, a path or (xml, weights), not {type(model).__name__}.")
 
-    def compile_model(self, model: Any, device_name: str | None = None,
+    def compile_model(self, model: Any, device_name: str | RemoteContext | None = None,
                       config: Mapping[str, Any] | None = None) -> CompiledModel:
-        """Compile ``model`` (a Model, a path, or ``(xml, weights)``) on ``device_name``."""
+        """Compile ``model`` (a Model, a path, or ``(xml, weights)``) on ``device_name``.
+
+        With ``COMPILED_BLOB`` (``ov::hint::compiled_blob``) the blob is imported instead; when it
+        cannot be, the model is compiled as without the hint (from the cache, with CACHE_DIR), and
+        an empty model makes that an ImportModelError. A device that lists WEIGHTS_PATH gets, for
+        the imports, the weights file of a model given as a path (or named by the model's
+        ``rt_info["__weights_path"]``) when the call gives none.
+        """
         source = self._as_model(model)
+        device_name, context = _device_or_context(device_name, "compile_model")
         plugin, props, core = self._resolve(device_name, config)
+        blob = props.pop(P.COMPILED_BLOB, None)
+        import_props = self._with_weights_hint(plugin, model, source, props)
+        if blob is not None:
+            imported = self._import_hint(plugin, source, P.parse_value(P.COMPILED_BLOB, blob), import_props, context)
+            if imported is not None:
+                return imported
         if core[P.CACHE_DIR] and self._can_cache(plugin):
-            return self._compile_cached(plugin, source, props, Path(core[P.CACHE_DIR]))
-        return plugin.compile_model(source, props)
+            return self._compile_cached(plugin, source, props, Path(core[P.CACHE_DIR]), import_props, context)
+        return _compile(plugin, source, props, context)
+
+    @staticmethod
+    def _with_weights_hint(plugin: Any, model: Any, source: Model, props: dict[str, Any]) -> dict[str, Any]:
+        """``props`` plus WEIGHTS_PATH from the model's file or rt_info, for a device that lists it."""
+        if P.WEIGHTS_PATH in props:
+            return props
+        hint = source.rt_info.get("__weights_path")
+        if hint is None and isinstance(model, (str, os.PathLike)):
+            hint = os.fspath(Path(model).with_suffix(".bin"))
+        if not isinstance(hint, (str, os.PathLike)) or not hint:
+            return props
+        try:
+            listed = P.WEIGHTS_PATH in plugin.get_property(P.SUPPORTED_PROPERTIES)
+        except OVConformError:
+            listed = False
+        return {**props, P.WEIGHTS_PATH: os.fspath(hint)} if listed else props
+
+    @staticmethod
+    def _import_hint(plugin: Any, source: Model, blob: bytes, props: dict[str, Any],
+                     context: RemoteContext | None) -> CompiledModel | None:
+        """The model imported from a COMPILED_BLOB hint; None when it cannot be and the model
+        can be compiled instead."""
+        try:
+            return _import(plugin, blob, props, context)
+        except OVConformError as e:
+            if source.get_results():
+                return None
+            raise ImportModelError(f"compile_model with COMPILED_BLOB: device {plugin.device_name!r} could not "
+                                   f"import the blob ({e}), and model {source.friendly_name!r} is empty, so there "
+                                   "is nothing to compile instead.") from e
 
     def query_model(self, model: Any, device_name: str | None = None,
                     config: Mapping[str, Any] | None = None) -> dict[str, str]:
         plugin, props, _ = self._resolve(device_name, config)
         return plugin.query_model(self._as_model(model), props)
 
-    def import_model(self, model_stream: Any, device_name: str | None = None,
+    def import_model(self, model_stream: Any, device_name: str | RemoteContext | None = None,
                      config: Mapping[str, Any] | None = None) -> CompiledModel:
+        """Import an exported blob on ``device_name`` (or for a RemoteContext, on its device)."""
+        device_name, context = _device_or_context(device_name, "import_model")
         plugin, props, _ = self._resolve(device_name, config)
-        return plugin.import_model(model_stream, props)
+        return _import(plugin, model_stream, props, context)
 
     def create_context(self, device_name: str, params: Mapping[str, Any] | None = None) -> RemoteContext:
         return self.get_plugin(device_name).create_context(dict(params or {}))
@@ -411,19 +458,22 @@ class Core:
         caching = {n: plugin.get_property(n) for n in names}
         return _cache.cache_key(model, plugin.device_name, caching, props, str(plugin.get_version()))
 
-    def _compile_cached(self, plugin: Any, model: Model, props: dict[str, Any], cache_dir: Path) -> CompiledModel:
+    def _compile_cached(self, plugin: Any, model: Model, props: dict[str, Any], cache_dir: Path,
+                        import_props: dict[str, Any] | None = None,
+                        context: RemoteContext | None = None) -> CompiledModel:
         """Import the cached blob when it is valid; otherwise compile and write the blob.
-        A corrupt or stale blob is deleted and recompiled, never an error."""
+        A corrupt or stale blob (or a weightless one whose weights are not given) is deleted and
+        recompiled, never an error."""
         key = self._cache_key(plugin, model, props)
         path = cache_dir / f"{key}{_cache.BLOB_SUFFIX}"
         with self._cache_lock(key):
             payload = _cache.read_blob(path)
             if payload is not None:
                 try:
-                    return plugin.import_model(payload, {**props, P.LOADED_FROM_CACHE: True})
+                    return _import(plugin, payload, {**(import_props or props), P.LOADED_FROM_CACHE: True}, context)
                 except Exception:  # noqa: BLE001 - a stale blob is dropped and rebuilt
                     _cache.drop_blob(path)
-            compiled = plugin.compile_model(model, props)
+            compiled = _compile(plugin, model, props, context)
             try:
                 _cache.write_blob(path, compiled.export_model())
             except (OSError, OVConformError) as e:
@@ -433,3 +483,22 @@ class Core:
     def __repr__(self) -> str:
         with self._lock:
             return f"<Core devices={sorted(self._entries)}>"
+
+
+def _device_or_context(device: Any, what: str) -> tuple[str | None, RemoteContext | None]:
+    """``compile_model(model, context)`` / ``import_model(blob, context)``: the context's device."""
+    if isinstance(device, RemoteContext):
+        return str(device.get_device_name()), device
+    if device is not None and not isinstance(device, str):
+        raise ValidationError(f"{what} takes a device name or a RemoteContext, not {type(device).__name__}.")
+    return device, None
+
+
+def _compile(plugin: Any, model: Model, props: dict[str, Any], context: RemoteContext | None) -> CompiledModel:
+    """The plugin's compile_model, with the context only when there is one (a device without
+    contexts may take just the model and the properties)."""
+    return plugin.compile_model(model, props) if context is None else plugin.compile_model(model, props, context)
+
+
+def _import(plugin: Any, blob: Any, props: dict[str, Any], context: RemoteContext | None) -> CompiledModel:
+    return plugin.import_model(blob, props) if context is None else plugin.import_model(blob, props, context)

@@ -201,6 +201,7 @@ class RemoteContextReturnsNone(_Faulty):
     raising 'not implemented'."""
 
     device_name = "APIF_NO_CONTEXT"
+    capabilities = (P.Capability.FP32, P.Capability.FP16, P.Capability.EXPORT_IMPORT)  # REFERENCE's, no REMOTE_CONTEXT
 
     def get_default_context(self, params: Mapping[str, Any] | None = None) -> Any:
         return None

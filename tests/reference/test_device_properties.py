@@ -26,12 +26,14 @@ PLUGIN_RO = {"SUPPORTED_PROPERTIES", "AVAILABLE_DEVICES", "FULL_DEVICE_NAME", "D
 PLUGIN_RW = {"DEVICE_ID", "PERF_COUNT", "PERFORMANCE_HINT", "PERFORMANCE_HINT_NUM_REQUESTS",
              "INFERENCE_PRECISION_HINT", "EXECUTION_MODE_HINT", "NUM_STREAMS", "DISABLE_TRANSFORMATIONS",
              "LOG_LEVEL", "EXCLUSIVE_ASYNC_REQUESTS", "INFERENCE_NUM_THREADS", "MODEL_PRIORITY",
-             "REFERENCE_PROCESS_STREAMS"}  # the last: REFERENCE's own (reference_plugin/fast/process_streams.py)
+             "REFERENCE_PROCESS_STREAMS",  # REFERENCE's own (reference_plugin/fast/process_streams.py)
+             "CACHE_MODE", "ENABLE_WEIGHTLESS", "WEIGHTS_PATH"}  # weightless blobs (reference_plugin/_blob.py)
 DEFAULTS: dict[str, Any] = {
     "DEVICE_ID": "0", "PERF_COUNT": False, "PERFORMANCE_HINT": "LATENCY", "PERFORMANCE_HINT_NUM_REQUESTS": 0,
     "INFERENCE_PRECISION_HINT": Type.f32, "EXECUTION_MODE_HINT": "ACCURACY", "NUM_STREAMS": 1,
     "DISABLE_TRANSFORMATIONS": False, "LOG_LEVEL": "LOG_NONE", "EXCLUSIVE_ASYNC_REQUESTS": False,
     "INFERENCE_NUM_THREADS": 0, "MODEL_PRIORITY": "MEDIUM", "REFERENCE_PROCESS_STREAMS": False,
+    "CACHE_MODE": "OPTIMIZE_SPEED", "ENABLE_WEIGHTLESS": False, "WEIGHTS_PATH": "",
 }
 
 
@@ -72,7 +74,7 @@ def test_read_only_values(plugin: ReferencePlugin) -> None:
     assert plugin.get_property("AVAILABLE_DEVICES") == [""]
     assert "REFERENCE" in plugin.get_property("FULL_DEVICE_NAME")
     assert plugin.get_property("DEVICE_ARCHITECTURE") == "REFERENCE"
-    assert plugin.get_property("OPTIMIZATION_CAPABILITIES") == ["FP32", "FP16", "EXPORT_IMPORT"]
+    assert plugin.get_property("OPTIMIZATION_CAPABILITIES") == ["FP32", "FP16", "EXPORT_IMPORT", "REMOTE_CONTEXT"]
     assert plugin.get_property("DEVICE_TYPE") == "INTEGRATED"
     assert plugin.get_property("RANGE_FOR_ASYNC_INFER_REQUESTS") == (1, 1, 1)
     assert plugin.get_property("EXECUTION_DEVICES") == ["REFERENCE"]
@@ -122,7 +124,8 @@ def test_read_write_round_trip(plugin: ReferencePlugin, name: str, value: Any, e
     ({"INFERENCE_NUM_THREADS": -1}, r"Wrong value -1 for property 'INFERENCE_NUM_THREADS'"),
     ({"MODEL_PRIORITY": -1}, r"Wrong value -1 for property 'MODEL_PRIORITY'"),
     ({"NOT_A_PROPERTY": 1},
-     r"Unsupported property 'NOT_A_PROPERTY'.*supported properties: AVAILABLE_DEVICES, CACHING_PROPERTIES"),
+     r"Unsupported property 'NOT_A_PROPERTY'.*supported properties: AVAILABLE_DEVICES, CACHE_MODE, "
+     "CACHING_PROPERTIES"),
     ({"FULL_DEVICE_NAME": "x"}, r"'FULL_DEVICE_NAME' .* is read-only"),
 ])
 def test_bad_writes_are_refused_and_change_nothing(plugin: ReferencePlugin, props: dict[str, Any],

@@ -98,6 +98,7 @@ class OVSyncInferRequest(SyncInferRequest):
         self._runs = 0
         self._after_cancel = False
         self._bound: dict[int, tuple[Any, Any]] = {}  # port -> ((shape, type), its OpenVINO tensor)
+        self._ov_batched: dict[int, list[Any]] = {}  # batched input -> the OpenVINO tensors given to set_tensors
         self._armed = threading.Lock()
         # no completion callback is given to OpenVINO (see _await_run)
         super().__init__(compiled_model)
@@ -162,14 +163,43 @@ class OVSyncInferRequest(SyncInferRequest):
     def _where(self, what: str) -> str:
         return f"device {self._compiled_model.device_name!r}, model {self._model_name()!r}: {what}"
 
+    def set_batched_input(self, index: int, tensors: Any) -> None:
+        """``set_tensors`` goes to OpenVINO's ``set_input_tensors`` (its checks, its batching),
+        with one OpenVINO-owned tensor per item, refilled from the caller's tensors at each run."""
+        items = list(tensors) if isinstance(tensors, (list, tuple)) else None
+        if not items or len(items) < 2 or not all(isinstance(t, Tensor) for t in items):
+            super().set_batched_input(index, tensors)  # the base's checks and errors
+            return
+        ov_items = [to_ov_tensor(t._host_array(), t.element_type) for t in items]
+        try:
+            self._settled(self._ov.set_input_tensors, index, ov_items)
+        except Exception as e:  # noqa: BLE001 - OpenVINO refused: its binding is unchanged
+            raise translate(e, self._where(f"set_tensors for input {index}"), ValidationError) from e
+        # OpenVINO's binding of this input changed: should the base refuse what OpenVINO took,
+        # the next run binds the input anew
+        self._bound.pop(index, None)
+        self._ov_batched.pop(index, None)
+        super().set_batched_input(index, items)
+        self._ov_batched[index] = ov_items
+
     def _preprocess(self) -> None:
         """Copy the input tensors' values into OpenVINO-owned tensors (see ``to_ov_tensor``: no
         numpy memory is ever handed to OpenVINO). A port whose bound tensor still has the
         shape is refilled in place, so the common case (same shapes, new values) costs no call
-        into OpenVINO; values written into a tensor after set_tensor reach the next run."""
+        into OpenVINO; values written into a tensor after set_tensor reach the next run. A batched
+        input (set_tensors) refills the OpenVINO tensors given to OpenVINO's set_input_tensors."""
+        batched = self._batched
+        if any(i not in self._ov_batched for i in batched):
+            self.gather_batched_inputs()  # bound below as one batch tensor
         for i, port in enumerate(self._inputs):
-            array = self._tensor(True, i)._host_array()
             et = port.get_element_type()
+            if i in batched and i in self._ov_batched:
+                for ours, theirs in zip(batched[i][1], self._ov_batched[i], strict=True):
+                    fill_ov_tensor(theirs, ours._host_array(), et)
+                continue
+            if i not in batched and self._ov_batched.pop(i, None) is not None:  # set_tensor replaced the batch
+                self._bound.pop(i, None)
+            array = self._tensor(True, i)._host_array()
             bound = self._bound.get(i)
             if bound is not None and bound[0] == (array.shape, et):
                 fill_ov_tensor(bound[1], array, et)
