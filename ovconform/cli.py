@@ -1,5 +1,5 @@
-"""The ``ovconform`` command line: ``ovconform devices``, ``ovconform ops``, ``ovconform report ...``,
-``ovconform --version``."""
+"""The ``ovconform`` command line: ``ovconform devices``, ``ovconform ops``, ``ovconform models``,
+``ovconform report ...``, ``ovconform --version``."""
 
 from __future__ import annotations
 
@@ -51,6 +51,9 @@ def main(argv: list[str] | None = None) -> int:
     from ovconform.bench.cli import add_bench_parser
 
     add_bench_parser(sub)
+    from ovconform.models import cli as models_cli
+
+    models_cli.add_parser(sub)
     args = parser.parse_args(argv)
     if args.version:
         import ovconform
@@ -71,6 +74,8 @@ def main(argv: list[str] | None = None) -> int:
         from ovconform.reports.cli import run_report
 
         return run_report(args, parser)
+    if args.command == "models":
+        return models_cli.run(args)
     if args.command == "bench":
         from ovconform.bench.cli import run_bench
 

@@ -15,7 +15,7 @@ Fixtures for suites (the documented contract):
 - ``ov_capabilities`` / ``ov_supported_properties``: what the device declares.
 - ``record_ov_fact(name, value)``: add a JSON-able fact to this test's record.
 
-Markers: ``entity(name)`` (ov_plugin / ov_compiled_model / ov_infer_request / op / model / perf),
+Markers: ``entity(name)`` (ov_plugin / ov_compiled_model / ov_infer_request / op / model / graph / perf),
 ``mandatory`` (default scope is optional), ``capability(NAME)`` and ``requires_property(NAME)``
 (skip with a reason naming the device, what is missing and where that came from).
 """
@@ -43,7 +43,7 @@ declared_key = pytest.StashKey[dict[str, tuple[set[str], dict[str, str]]]]()
 
 MARKERS = (
     "entity(name): the conformance entity a test belongs to (ov_plugin, ov_compiled_model, ov_infer_request, "
-    "op, model, perf)",
+    "op, model, graph, perf)",
     "mandatory: the test is in the mandatory scope (a conformant device passes it)",
     "capability(name): skip unless the device lists NAME in OPTIMIZATION_CAPABILITIES",
     "requires_property(name): skip unless the device lists NAME in SUPPORTED_PROPERTIES",
@@ -85,6 +85,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--ovconform-shard", default=None, dest="ovconform_shard", metavar="I/N",
         help="Run only shard I of N (1 <= I <= N): the device tests split deterministically by test id, for "
              "machines or CI jobs; 'ovconform report merge' of the N reports equals the unsharded run's.",
+    )
+    group.addoption(
+        "--ovconform-models", default=None, choices=("quick", "full"), dest="ovconform_models",
+        help="Which real architectures the model suite runs (ovconform models lists them): quick (the default: "
+             "the small decoder and the smaller CNNs) or full (every architecture at its real size; nightly).",
     )
     group.addoption(
         "--ovconform-test-timeout", type=float, default=300.0, metavar="SECONDS",
@@ -390,4 +395,6 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]
 # The `perf` suite is opt-in and serial: ovconform.bench.pytest_perf registers the `perf` marker,
 # deselects perf tests unless the -m expression names perf, and refuses -m perf under xdist -n (the
 # last two only when --plugin is given). Loaded as a sub-plugin through pytest_plugins.
-pytest_plugins = [*globals().get("pytest_plugins", []), "ovconform.bench.pytest_perf"]
+# The graph fuzz (issue #23) is opt-in the same way (-m graphfuzz): ovconform.graphs.pytest_graphfuzz.
+pytest_plugins = [*globals().get("pytest_plugins", []), "ovconform.bench.pytest_perf",
+                  "ovconform.graphs.pytest_graphfuzz"]

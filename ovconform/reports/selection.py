@@ -50,6 +50,9 @@ def declared(config: pytest.Config) -> dict[str, Any]:
     examples = examples_from_config(config)
     if examples != DEFAULT_EXAMPLES[depth]:
         out["examples"] = examples
+    models = config.getoption("ovconform_models", None)
+    if models and models != "quick":
+        out["models"] = models  # --ovconform-models full: more real architectures than the default run
     from ovconform.reports.shard import label, shard_key
 
     if shard_key in config.stash:

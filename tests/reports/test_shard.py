@@ -79,3 +79,16 @@ def test_merged_shards_equal_the_unsharded_run(tmp_path: Path) -> None:
     # partial as the unsharded run is (-k), and not on account of the shards
     assert _doc.is_partial(merged) == _doc.is_partial(base)
     assert not any("shard" in line for line in _doc.partial_runs(merged))
+
+
+def test_the_real_model_tier_is_recorded_when_not_the_default(tmp_path: Path) -> None:
+    """``--ovconform-models full`` is in ``run.selection`` (a later default run would otherwise
+    look like the same selection)."""
+    for extra, want in (([], None), (["--ovconform-models", "full"], "full")):
+        folder = tmp_path / (want or "quick")
+        folder.mkdir()
+        proc = _pytest(folder, "-k", "test_plugin_properties and test_set_properties_with_incorrect_key",
+                       "--ovconform-report-dir", "out", *extra)
+        assert proc.returncode == 0, proc.stdout[-2000:]
+        doc = json.loads((folder / "out" / "REFERENCE" / "conformance.json").read_text())
+        assert doc["run"]["selection"].get("models") == want

@@ -42,7 +42,7 @@ QUERY, LIFE = "test_plugin_query_model", "test_plugin_lifetime"
 SUITES = Path(_models.__file__).resolve().parent
 #: The API suite modules (every suite module but the op, model and perf ones).
 API_MODULES = sorted(p.stem for p in SUITES.glob("test_*.py")
-                     if p.stem not in ("test_op_conformance", "test_model_conformance", "test_perf"))
+                     if p.stem not in ("test_op_conformance", "test_model_conformance", "test_real_models", "test_perf"))
 #: Every API suite module but the slow lifetime one.
 API = f"not {LIFE}"
 #: Faults run on every API module of :data:`API`.

@@ -54,7 +54,7 @@ DYN, CHAIN = "test_infer_request_dynamic.py", "test_infer_request_chaining.py"
 IMPEX, CACHE = "test_compiled_model_import_export.py", "test_plugin_caching.py"
 PROPS = "test_plugin_properties.py"
 REL, PERF = "test_infer_request_reliability.py", "test_infer_request_perf_counters.py"
-NOT_OPS = "test_op_conformance or test_model_conformance"
+NOT_OPS = "test_op_conformance or test_model_conformance or test_real_models or test_graph_pattern"
 OP_CASES = 4  # OVCONFORM_EXAMPLES of run 1 (only the kernel faults run op cases)
 
 #: Faults that kill (segfault) or hang their process: run 2, with these outcomes.
@@ -123,6 +123,10 @@ EXPECTED: dict[str, list[str]] = {
         f"{CHAIN}::test_dynamic_input_to_dynamic_output",
         f"{DYN}::test_set_output_tensor_pre_allocated_memory[*]",
         f"{DYN}::test_get_output_then_set_pre_allocated_output[*]",
+        # remote output tensors (REFERENCE declares REMOTE_CONTEXT), and set_tensor after set_tensors
+        "test_plugin_remote.py::test_infer_with_remote_no_throw",
+        "test_plugin_remote_context.py::test_infer_with_the_contexts_tensors",
+        "test_infer_request_batched_tensors.py::test_set_tensor_overrides_set_tensors",
     ],
     "ProfilingEmpty": ["test_infer_request_perf_counters.py::test_not_empty_after_run[*]",
                        "test_infer_request_perf_counters.py::test_check_operation_in_profiling_info",
@@ -146,6 +150,7 @@ EXPECTED: dict[str, list[str]] = {
         f"{REL}::test_request_is_reusable_after_failed_run",
         "test_compiled_model_base.py::test_can_compile_model[shapeof_matmul]",
         f"{CACHE}::test_compare_with_ref_impl[shapeof_matmul-f32]",
+        "test_infer_request_batched_tensors.py::test_set_input_tensors_can_infer_dynamic",  # batch 4 on [?,2,2,2]
     ],
     "ImportIgnoresBlob": [
         f"{IMPEX}::test_import_exported_function[*]", f"{IMPEX}::test_import_exported_small_functions[*]",
@@ -155,6 +160,18 @@ EXPECTED: dict[str, list[str]] = {
         f"{CACHE}::test_compile_from_memory[*]", "test_plugin_threading.py::test_compiled_model_cache_enabled",
         "test_compiled_model_properties.py::test_can_use_cache[*]",
         f"{LIFETIME}.py::test_imported_loaded_tensor", f"{LIFETIME}.py::test_imported_create_request_with_core_removed",
+        # every import of a blob, from the cache, a COMPILED_BLOB hint or a weightless blob, and with a context
+        "test_infer_request_batched_tensors.py::test_set_input_tensors_with_cache",
+        "test_compiled_model_base.py::test_import_from_weightless_blob",
+        "test_compiled_model_weightless.py::test_import_weightless_blob_with_weights_path[*]",
+        "test_compiled_model_weightless.py::test_compile_from_regular_blob",
+        "test_compiled_model_weightless.py::test_compile_from_weightless_blob",
+        "test_compiled_model_weightless.py::test_compile_from_cached_weightless_blob_use_weight_hint",
+        "test_compiled_model_weightless.py::test_compile_from_cached_weightless_blob_no_hint",
+        "test_compiled_model_weightless.py::test_use_blob_hint_has_priority_over_cache[model *]",
+        "test_compiled_model_weightless.py::test_use_blob_hint_which_fails_load_from_cache",
+        "test_compiled_model_weightless.py::test_weightless_cache_accuracy[*]",
+        "test_plugin_remote_context.py::test_import_model_with_context",
     ],
     "QueryClaimsMissingOp": ["test_plugin_query_model.py::test_query_model_claims_only_what_runs[tanh]"],
     "PropertyDoesNotReadBack": [f"{PROPS}::test_set_supported_rw_property_mandatory[PERFORMANCE_HINT=THROUGHPUT]",
@@ -183,6 +200,8 @@ EXPECTED: dict[str, list[str]] = {
         "test_plugin_threading.py::test_compile_model_accuracy_multiple_cores",
         "test_plugin_threading.py::test_compiled_model_cache_enabled",
         "test_compiled_model_properties.py::test_can_compile_model_with_custom_locale",
+        "test_compiled_model_base.py::test_import_from_weightless_blob",  # matmul_bias
+        "test_compiled_model_weightless.py::test_weightless_cache_accuracy[matmul_bias]",
     ],
     "ExportNotDeterministic": [f"{REL}::test_export_is_deterministic"],
     "ProfilingNegative": [f"{PERF}::test_counters_are_consistent_with_latency"],
@@ -212,7 +231,8 @@ def _selection() -> str:
     lifetime_devices = ["REFERENCE", *(_device(f) for f in FULL_SUITE)]
     slow_devices = [*lifetime_devices, *(_device(f) for f in NEEDS_SLOW)]
     scoped = [_device(f) for f in SCOPES]
-    # the op and model suites have their own fault tests (tests/test_op_suite.py)
+    # the op, model and graph suites have their own fault tests (tests/test_op_suite.py,
+    # tests/suites/test_graph_patterns_faults.py)
     base = (f"not ({NOT_OPS}) and "
             f"(not {LIFETIME} or {' or '.join(lifetime_devices)}) and "
             f"(not ({' or '.join(SLOW)}) or {' or '.join(slow_devices)})")
@@ -273,8 +293,8 @@ def _kernel_expected(fault: str, ran: set[str]) -> set[str]:
         m = pattern.fullmatch(nodeid)
         if m is None:
             continue
-        cases = R.generate_cases(cls.fault_op, int(m.group(1)), OP_CASES)
-        if int(m.group(2)) < len(cases) and _outputs_differ(core, cls.device_name, cases[int(m.group(2))]):
+        case = R.get_case(cls.fault_op, int(m.group(1)), f"case{m.group(2)}", OP_CASES)
+        if case is not None and _outputs_differ(core, cls.device_name, case):
             expected.add(nodeid)
     return expected
 

@@ -27,7 +27,7 @@ import ovconform.suites
 
 SUITES = Path(ovconform.suites.__file__).resolve().parent
 API_ENTITIES = {"ov_plugin", "ov_compiled_model", "ov_infer_request"}
-ENTITIES = API_ENTITIES | {"op", "model"}
+ENTITIES = API_ENTITIES | {"op", "model", "graph"}
 MIN_INSTANCES = 250
 VOLATILE = ("duration", "finished_at")
 
@@ -119,8 +119,9 @@ def test_records_are_well_formed(runs: dict[str, dict[str, Any]]) -> None:
     assert set(summary["entities"]) == ENTITIES
 
 
-#: Suite modules that are opt-in (deselected unless -m selects them; tests/test_bench_pytest.py runs them).
-OPT_IN_MODULES = {"test_perf.py"}
+#: Suite modules that are opt-in (deselected unless -m selects them; tests/test_bench_pytest.py and
+#: tests/suites/test_graph_patterns_fuzz.py run them).
+OPT_IN_MODULES = {"test_perf.py", "test_graph_fuzz.py"}
 
 
 def test_every_suite_module_ran(runs: dict[str, dict[str, Any]]) -> None:

@@ -1,0 +1,113 @@
+"""Real architectures (``model`` entity): ResNet-50, MobileNetV3, EfficientNet-B0, BERT-base,
+Whisper-tiny's encoder, a YOLO-style detector, an LSTM/GRU tagger and a Llama-style decoder with
+its KV cache (:mod:`ovconform.models`), on the device vs REFERENCE.
+
+``--ovconform-models quick`` (the default) runs the quick tier (the small decoder, the smaller
+CNNs, ResNet-50's full depth on a 64x64 image); ``full`` adds every architecture at its real size.
+Every step is compared (the decoder: a prefill of 32 tokens, then 16 decode steps on one
+request), and the achieved error of every step is recorded (``step_errors``: a drifting KV cache
+shows as a growing error). A failure names the first diverging op (:mod:`ovconform.suites._locate`:
+one probe run on the device, state included) and writes a reproducer — of that op alone, fed its
+real inputs, when it can be cut out, else of the whole model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+from ovconform import models
+from ovconform.ir import Model
+from ovconform.suites import _locate, _repro, _triage
+from ovconform.suites import _op_runner as R
+
+pytestmark = pytest.mark.entity("model")
+
+DECLARED_FAILED = "declared supported but failed:"
+NOT_DECLARED = "not supported (declared by query_model)"
+
+
+def model_tier(config: pytest.Config) -> str:
+    return config.getoption("ovconform_models", None) or "quick"
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "architecture" in metafunc.fixturenames:
+        names = [a.name for a in models.architectures(model_tier(metafunc.config))]
+        metafunc.parametrize("architecture", names)
+
+
+def _step_errors(comparisons: list[tuple[str, Any]], steps: int) -> list[dict[str, Any]]:
+    per: list[dict[str, Any]] = [{"step": s, "max_abs_err": 0.0, "max_rel_err": 0.0, "passed": True}
+                                 for s in range(steps)]
+    for label, c in comparisons:
+        s = int(label.split()[1])
+        row = per[s]
+        row["max_abs_err"] = max(row["max_abs_err"], float(c.max_abs_err))
+        row["max_rel_err"] = max(row["max_rel_err"], float(c.max_rel_err))
+        row["passed"] = row["passed"] and c.passed
+    for row in per:  # the report schema takes numbers or null
+        for k in ("max_abs_err", "max_rel_err"):
+            row[k] = row[k] if np.isfinite(row[k]) else None
+    return per
+
+
+def _write_repro(request: pytest.FixtureRequest, device: str, spec: str, model: Model,
+                 steps: list[dict[str, np.ndarray]], expected: list[list[np.ndarray]], tols: list[Any],
+                 found: _locate.Divergence | None) -> Any:
+    folder = _repro.repro_dir(request.config, device, request.node.nodeid)
+    node = next((n for n in model.get_ordered_ops() if found and n.friendly_name == found.name), None)
+    if node is not None and node.type_name not in _triage.SKIPPED and len(steps) == 1:
+        sub, feed = _triage.single_op_model(node, _triage.all_values(model, steps[0]))
+        want = R.run_reference(sub, [feed])
+        sub_tols = [R.tolerance_for(device, node, o.get_element_type()) for o in node.outputs()]
+        return _repro.write_repro(folder, test_id=request.node.nodeid, spec=spec, device=device, model=sub,
+                                  steps=[feed], expected=want, tolerances=sub_tols)
+    return _repro.write_repro(folder, test_id=request.node.nodeid, spec=spec, device=device, model=model,
+                              steps=steps, expected=expected, tolerances=tols)
+
+
+def test_real_model(request: pytest.FixtureRequest, ov_core: Any, ov_device_name: str, ov_plugin_spec: str,
+                    architecture: str, record_ov_fact: Callable[[str, Any], None]) -> None:
+    """The architecture computes what REFERENCE computes, within the model tolerance, at every step."""
+    arch = models.get(architecture)
+    record_ov_fact("model", arch.name)
+    record_ov_fact("source", "ovconform.models")
+    model = arch.build()
+    steps = arch.make_steps(model)
+    answer = R.declared_nodes(ov_core, ov_device_name, model)
+    unclaimed = sorted(f"{n.type_name} {n.friendly_name!r}" for n in R.ops_under_test(model)
+                       if n.friendly_name not in answer)
+    if unclaimed:
+        record_ov_fact("unclaimed_ops", unclaimed[:20])
+        pytest.skip(f"model {arch.name!r}: {NOT_DECLARED}: {', '.join(unclaimed[:10])}")
+    try:
+        got = R.run_on_device(ov_core, ov_device_name, model, steps)
+    except Exception as e:  # noqa: BLE001 - the message names the error
+        pytest.fail(f"{DECLARED_FAILED} model {arch.name!r}: {type(e).__name__}: {e}")
+    expected = R.run_reference(model, steps)
+    tols = [R.model_tolerance(ov_device_name, r.get_input_element_type(0)) for r in model.get_results()]
+    comparisons = R.compare_outputs(model, got, expected, tols)
+    for name, value in R.summary(comparisons).items():
+        record_ov_fact(name, value)
+    per_step = _step_errors(comparisons, len(steps))
+    record_ov_fact("step_errors", per_step)
+    bad = [(label, c) for label, c in comparisons if not c.passed]
+    if not bad:
+        return
+    label, c = bad[0]
+    first_step = int(label.split()[1])
+    try:
+        found = _locate.first_divergence(ov_core, ov_device_name, model, steps, first_step)
+        where = found.describe() if found else "every op agrees in the probe run (the failure needs the ops fused)"
+    except Exception as e:  # noqa: BLE001 - locating is best effort; the model failure stands
+        found, where = None, f"the first diverging op could not be located: {type(e).__name__}: {e}"
+    record_ov_fact("first_diverging_op", where)
+    script = _write_repro(request, ov_device_name, ov_plugin_spec, model, steps, expected, tols, found)
+    record_ov_fact("repro", str(script))
+    failing_steps = [row["step"] for row in per_step if not row["passed"]]
+    pytest.fail(f"{DECLARED_FAILED} model {arch.name!r}: {label}: {c.message} [tolerance {c.tolerance.describe()}; "
+                f"{len(bad)} bad output(s), failing steps {failing_steps}]; {where}; repro: python {script}")
