@@ -6,7 +6,8 @@ The style and script are files (``assets/report.css``, ``assets/report.js``, see
 The page shows a per-entity summary (entity x device), the perf section (when perf records carry
 ``facts["perf"]``: results, device comparison and per-op SVG bar charts, see
 :mod:`ovconform.reports.perf_html`), an op x device matrix (when op records exist), a test x
-device matrix and the failure details (message, tolerance, error, repro path).
+device matrix and the failure details (message, tolerance, error, repro path; for a failing
+``graph`` record the graph op by op and the unfused control's sentence).
 Filters: op/test name, opset, device, status, and a scope toggle (all / mandatory / optional).
 The status filter picks the rows (ops and tests with a record of that status) and the failure
 details; the matrix cells and the summary count every record that passes the other filters.
@@ -36,9 +37,13 @@ def _compact(record: dict[str, Any]) -> dict[str, Any]:
             out["sub"] = str(facts["sub_entity"])
     if record["status"] not in ("passed",):
         out["m"] = record["message"]
-        for fact in ("repro", "tolerance", "tolerances", "max_abs_err", "max_rel_err"):
+        for fact in ("repro", "tolerance", "tolerances", "max_abs_err", "max_rel_err", "graph", "variant",
+                     "graph_ops"):
             if facts.get(fact) not in (None, ""):
                 out[fact] = facts[fact]
+        control = facts.get("unfused_control")
+        if isinstance(control, dict) and control.get("sentence"):
+            out["unfused"] = str(control["sentence"])
     return out
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from _paths import REPO
-from test_reports_core import op_document
+from test_reports_core import document, op_document, record
 
 from ovconform.reports import merge, render
 from ovconform.reports._doc import test_name as _test_name
@@ -271,3 +271,20 @@ def test_the_controls_filter_and_toggle_in_a_live_page(browser: DevTools) -> Non
     browser.eval('document.getElementById("f-reset").click()')
     assert browser.eval(_STATE) == ["", 3, 4, 3]
     assert browser.eval('document.querySelector("input[name=scope]:checked").value') == "all"
+
+
+def test_a_failing_graph_shows_its_ops_and_the_unfused_control(tmp_path: Path) -> None:
+    """A failing ``graph`` record (fusion catalogue or fuzz) shows the graph op by op, in order, and
+    the unfused control's sentence; nothing of it is interpreted as HTML."""
+    ops = ["Convolution 'conv' (x:0, const[64,64,3,3]) -> f32[1,64,56,56]",
+           "Add 'bias' (conv:0, const[1,64,1,1]) -> f32[1,64,56,56]", "Relu 'relu<b>' (bias:0) -> f32[1,64,56,56]"]
+    facts = {"graph": "conv_bias_relu", "variant": "static", "graph_ops": ops, "repro": "repro/g/repro.py",
+             "unfused_control": {"fused_only": True, "sentence": "the failure is in the fused path only"}}
+    doc = document("DEV", [record("DEV", "test_graph_pattern", "failed", "graph", "optional", facts)])
+    page = tmp_path / "graph.html"
+    page.write_text(render.render(doc, "html"))
+    html = _dump(page)
+    items = re.findall(r"<li>(.*?)</li>", html.split('class="graph-ops"', 1)[1].split("</ol>", 1)[0])
+    assert [i.replace("&gt;", ">").replace("&lt;", "<") for i in items] == ops
+    assert "unfused control: the failure is in the fused path only" in html
+    assert "graph conv_bias_relu (static)" in html and "relu&lt;b&gt;" in html and "relu<b>" not in html

@@ -155,6 +155,13 @@
       if (r.tolerances !== undefined) div.appendChild(el("div", "tolerances: " + JSON.stringify(r.tolerances)));
       if (r.max_abs_err !== undefined) div.appendChild(el("div", "max abs error: " + r.max_abs_err));
       if (r.max_rel_err !== undefined) div.appendChild(el("div", "max rel error: " + r.max_rel_err));
+      if (r.graph) div.appendChild(el("div", "graph " + r.graph + (r.variant ? " (" + r.variant + ")" : "")));
+      if (r.unfused) div.appendChild(el("div", "unfused control: " + r.unfused, "unfused"));
+      if (r.graph_ops && r.graph_ops.length) {
+        var ol = el("ol", null, "graph-ops");
+        r.graph_ops.forEach(function (op) { ol.appendChild(el("li", op)); });
+        div.appendChild(ol);
+      }
       if (r.repro) { var p = el("div", "repro: "); p.appendChild(el("code", r.repro, "repro")); div.appendChild(p); }
       div.appendChild(el("pre", r.m || ""));
       box.appendChild(div);
