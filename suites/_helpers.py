@@ -15,16 +15,16 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ovconform import Core
+from ovconform import Core, Tensor
 from ovconform import properties as P
 from ovconform.assertions import assert_equal, assert_outputs_close, call, fail, no_error
 from ovconform.host.plugin_specs import resolve
-from ovconform.ir import Model
+from ovconform.ir import Model, Type
 from ovconform.suites import _models
 
 __all__ = ["RunWindow", "blocked_run", "check_outputs", "compile_case", "hardware_scope", "is_hardware",
-           "long_run_expected", "long_run_inputs", "long_run_request", "new_core", "os_thread_count", "run_and_check",
-           "slow_request", "wait_in_thread"]
+           "long_run_expected", "long_run_inputs", "long_run_request", "new_core", "os_thread_count",
+           "relu_through_remote", "run_and_check", "slow_request", "wait_in_thread"]
 
 #: How long a test waits for something that should happen at once before it calls it a hang.
 PATIENCE_S = 20.0
@@ -268,3 +268,18 @@ def os_thread_count() -> int:
         return len(os.listdir("/proc/self/task"))
     except OSError:
         return threading.active_count()
+
+
+def relu_through_remote(request: Any, context: Any, x: np.ndarray, where: str) -> None:
+    """Run the ``relu`` model's ``request`` with remote tensors of ``context`` as its input and
+    output (``x`` copied in), and check the output copied back to the host."""
+    __tracebackhide__ = True
+    with no_error(where):
+        remote_in, remote_out = context.create_tensor(Type.f32, x.shape), context.create_tensor(Type.f32, x.shape)
+        remote_in.copy_from(Tensor(x))
+        request.set_tensor("data", remote_in)
+        request.set_tensor("relu", remote_out)
+        request.infer()
+        host = Tensor(Type.f32, x.shape)
+        remote_out.copy_to(host)
+    assert_outputs_close(host.data, np.maximum(x, np.float32(0)), "output copied to the host", where)

@@ -14,7 +14,7 @@ One tensor is set_tensor (get_tensor returns it); with more, get_tensor on that 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -130,6 +130,16 @@ def test_set_tensor_overrides_set_tensors(ov_core: Any, ov_device_name: str) -> 
     _check_output(req, np.full((BATCH, 2, 2, 2), 56.0, np.float32), where)
 
 
+def _runs_see_new_values(req: Any, tensors: list[Any], runs: int, base: Callable[[int], float], where: str) -> None:
+    """``runs`` inferences, each after writing new values (from ``base(run)``) into the set tensors:
+    each run's output must be computed from that run's values."""
+    for run in range(runs):
+        expected = _fill(tensors, base(run)) + 1
+        with no_error(f"{where}; infer #{run + 1}"):
+            req.infer()
+        _check_output(req, expected, f"{where}; infer #{run + 1}")
+
+
 def test_set_input_tensors_with_cache(ov_core: Any, ov_device_name: str, tmp_path: Path) -> None:
     """SetInputTensorsBase_Caching: a model compiled from the cache (CACHE_DIR), set_input_tensors, five runs."""
     model = create_n_inputs(1, (BATCH, 2, 2, 2), "N...")
@@ -144,11 +154,7 @@ def test_set_input_tensors_with_cache(ov_core: Any, ov_device_name: str, tmp_pat
     where = call(ov_device_name, "InferRequest.set_input_tensors", f"{BATCH} tensors", "model from the cache")
     with no_error(where):
         req.set_input_tensors(tensors)
-    for run in range(5):
-        expected = _fill(tensors, 10.0 * run) + 1
-        with no_error(f"{where}; infer #{run + 1}"):
-            req.infer()
-        _check_output(req, expected, f"{where}; infer #{run + 1}")
+    _runs_see_new_values(req, tensors, 5, lambda run: 10.0 * run, where)
 
 
 def test_set_input_tensors_multiple_infer(ov_core: Any, ov_device_name: str) -> None:
@@ -158,11 +164,7 @@ def test_set_input_tensors_multiple_infer(ov_core: Any, ov_device_name: str) -> 
     where = call(ov_device_name, "InferRequest.set_tensors", "tensor_input0", "five runs")
     with no_error(where):
         req.set_tensors("tensor_input0", tensors)
-    for run in range(5):
-        expected = _fill(tensors, 20.0 + 7 * run) + 1
-        with no_error(f"{where}; infer #{run + 1}"):
-            req.infer()
-        _check_output(req, expected, f"{where}; infer #{run + 1}")
+    _runs_see_new_values(req, tensors, 5, lambda run: 20.0 + 7 * run, where)
 
 
 def test_set_input_tensors_can_infer_dynamic(ov_core: Any, ov_device_name: str) -> None:
@@ -172,11 +174,7 @@ def test_set_input_tensors_can_infer_dynamic(ov_core: Any, ov_device_name: str) 
     where = call(ov_device_name, "InferRequest.set_tensors", "tensor_input0", f"{BATCH} tensors, shape [?,2,2,2]")
     with no_error(where):
         req.set_tensors("tensor_input0", tensors)
-    for run in range(2):
-        expected = _fill(tensors, float(run)) + 1
-        with no_error(f"{where}; infer #{run + 1}"):
-            req.infer()
-        _check_output(req, expected, f"{where}; infer #{run + 1}")
+    _runs_see_new_values(req, tensors, 2, lambda run: float(run), where)
 
 
 def test_set_input_tensors_non_contiguous(ov_core: Any, ov_device_name: str) -> None:

@@ -20,10 +20,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ovconform import Tensor
 from ovconform.assertions import (
     assert_equal,
-    assert_outputs_close,
     assert_property_type,
     assert_raises_ov_error,
     call,
@@ -32,6 +30,7 @@ from ovconform.assertions import (
 from ovconform.errors import NotImplementedByDeviceError, OVConformError
 from ovconform.ir import Type
 from ovconform.suites import _models
+from ovconform.suites._helpers import relu_through_remote
 
 pytestmark = pytest.mark.entity("ov_plugin")
 REMOTE = pytest.mark.capability("REMOTE_CONTEXT")
@@ -73,14 +72,7 @@ def test_infer_with_remote_no_throw(ov_core: Any, ov_device_name: str) -> None:
     where = call(ov_device_name, "InferRequest.infer") + " with remote input and output tensors"
     with no_error(where):
         request = ov_core.compile_model(model, ov_device_name).create_infer_request()
-        remote_in, remote_out = context.create_tensor(Type.f32, x.shape), context.create_tensor(Type.f32, x.shape)
-        remote_in.copy_from(Tensor(x))
-        request.set_tensor("data", remote_in)
-        request.set_tensor("relu", remote_out)
-        request.infer()
-        host = Tensor(Type.f32, x.shape)
-        remote_out.copy_to(host)
-    assert_outputs_close(host.data, np.maximum(x, np.float32(0)), "output copied to the host", where)
+    relu_through_remote(request, context, x, where)
 
 
 def test_remote_context_or_not_implemented(ov_core: Any, ov_device_name: str, ov_capabilities: set[str]) -> None:

@@ -17,12 +17,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ovconform import Tensor
 from ovconform.api import RemoteContext
 from ovconform.assertions import assert_equal, assert_outputs_close, assert_raises_ov_error, call, no_error
 from ovconform.errors import ValidationError
-from ovconform.ir import Type
 from ovconform.suites import _models
+from ovconform.suites._helpers import relu_through_remote
 
 pytestmark = [pytest.mark.entity("ov_plugin"), pytest.mark.capability("REMOTE_CONTEXT")]
 
@@ -102,14 +101,7 @@ def test_infer_with_the_contexts_tensors(ov_core: Any, ov_device_name: str) -> N
     where = call(ov_device_name, "InferRequest.infer", "remote tensors of the context it was compiled for")
     with no_error(where):
         request = ov_core.compile_model(_models.build("relu"), context).create_infer_request()
-        remote_in, remote_out = context.create_tensor(Type.f32, x.shape), context.create_tensor(Type.f32, x.shape)
-        remote_in.copy_from(Tensor(x))
-        request.set_tensor("data", remote_in)
-        request.set_tensor("relu", remote_out)
-        request.infer()
-        host = Tensor(Type.f32, x.shape)
-        remote_out.copy_to(host)
-    assert_outputs_close(host.data, np.maximum(x, np.float32(0)), "output copied to the host", where)
+    relu_through_remote(request, context, x, where)
 
 
 @pytest.mark.parametrize("api", ["compile_model", "import_model"])

@@ -53,3 +53,29 @@ class {class_name}(FakePlugin):
 def ovconform_register_devices(registry):
     registry.add({class_name})
 """
+
+
+def run_devices(workdir: Path, specs: list[str], *args: str, timeout: float = 900) -> dict[str, dict[str, Any]]:
+    """Run the installed suites once on every ``--plugin`` of ``specs`` (with ``tests/plugins`` on
+    the path, no OVCONFORM_ variables, no cache or random order) plus ``args``; the conformance
+    document each device wrote (``conformance.json``, or ``conformance.partial.json`` beside a full
+    one), by device name. Fails, with pytest's output, unless every device wrote one."""
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, "-m", "pytest", *[f"--plugin={s}" for s in specs], "-q", "-p", "no:cacheprovider",
+           "-p", "no:randomly", *args]
+    env = {k: v for k, v in subprocess_env(TESTS / "plugins").items() if not k.startswith("OVCONFORM_")}
+    workdir.mkdir(parents=True, exist_ok=True)
+    proc = subprocess.run(cmd, cwd=workdir, env=env, capture_output=True, text=True, timeout=timeout, check=False)
+    docs: dict[str, dict[str, Any]] = {}
+    for report in sorted((workdir / "reports").glob("*/conformance*.json")):
+        doc = json.loads(report.read_text())
+        docs[doc["device"]["name"] if isinstance(doc["device"], dict) else doc["device"]] = doc
+    assert len(docs) == len(specs), f"reports for {sorted(docs)}:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    return docs
+
+
+def by_test(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """A document's records by the test's name and parameters (the node id after its last ``::``)."""
+    return {r["nodeid"].split("::")[-1]: r for r in doc["records"]}

@@ -16,17 +16,13 @@ by the stimulus cases of ops that had none before (their generated cases all pas
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from _session import once_per_session
+from _session import by_test, once_per_session, run_devices
 from plugins import op_kernel_faults as faults
 
 from ovconform.ir import constant_value
@@ -34,7 +30,6 @@ from ovconform.opcases import OpCase
 from ovconform.suites import _op_runner as R
 from ovconform.tolerances import reduction_size
 
-PLUGINS = Path(faults.__file__).resolve().parent
 FAIL = ("failed", "error", "crashed", "hanged")
 EXAMPLES = 10  # the standard depth's generated cases
 
@@ -80,22 +75,9 @@ def _selection() -> str:
 
 def _run(workdir: Path) -> dict[str, dict[str, dict[str, Any]]]:
     specs = ["reference", *[f"op_kernel_faults:{n}" for n in (*OPS, "ComputesInF16", "DeclaresNothing")]]
-    cmd = [sys.executable, "-m", "pytest", *[f"--plugin={s}" for s in specs], "-q", "-p", "no:cacheprovider",
-           "-p", "no:randomly", "-n", "2", "-k", _selection(), "--ovconform-depth", "standard",
-           "--ovconform-examples", str(EXAMPLES)]
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_CURRENT", "OVCONFORM_"))}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PLUGINS), os.environ.get("PYTHONPATH")]))
-    workdir.mkdir(parents=True, exist_ok=True)
-    proc = subprocess.run(cmd, cwd=workdir, env=env, capture_output=True, text=True, timeout=900, check=False)
-    out: dict[str, dict[str, dict[str, Any]]] = {}
-    for report in (workdir / "reports").glob("*/conformance*.json"):
-        doc = json.loads(report.read_text())
-        name = doc["device"]["name"] if isinstance(doc["device"], dict) else doc["device"]
-        out[name] = {r["nodeid"].split("::")[-1]: r for r in doc["records"]}
-        out[name]["__summary__"] = doc.get("summary", {})
-    assert len(out) == len(specs), f"reports for {sorted(out)}:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
-    return out
-
+    docs = run_devices(workdir, specs, "-n", "2", "-k", _selection(), "--ovconform-depth", "standard",
+                       "--ovconform-examples", str(EXAMPLES))
+    return {name: {**by_test(doc), "__summary__": doc.get("summary", {})} for name, doc in docs.items()}
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, dict[str, Any]]]:

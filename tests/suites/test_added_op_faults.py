@@ -9,18 +9,13 @@ nothing else; REFERENCE passes every test of the three ops.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _session import once_per_session
+from _session import by_test, once_per_session, run_devices
 from plugins import added_op_faults as faults
 
-PLUGINS = Path(faults.__file__).resolve().parent
 FAIL = ("failed", "error", "crashed", "hanged")
 #: fault class -> the op it breaks
 OPS = {"ReverseMaskAsIndices": "Reverse-1", "ReverseRepeatedAxisTwice": "Reverse-1", "XorComputesOr": "Xor-1",
@@ -31,21 +26,9 @@ SELECT = " or ".join(f"[{op}-" for op in sorted(set(OPS.values())))
 
 def _run(workdir: Path) -> dict[str, dict[str, dict[str, Any]]]:
     specs = ["reference", *[f"added_op_faults:{name}" for name in faults.FAULTS]]
-    cmd = [sys.executable, "-m", "pytest", *[f"--plugin={s}" for s in specs], "-q", "-p", "no:cacheprovider",
-           "-p", "no:randomly", "-p", "no:xdist", "-k", SELECT, "--ovconform-depth", "quick",
-           "--ovconform-examples", "10"]
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_CURRENT", "OVCONFORM_"))}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PLUGINS), os.environ.get("PYTHONPATH")]))
-    workdir.mkdir(parents=True, exist_ok=True)
-    proc = subprocess.run(cmd, cwd=workdir, env=env, capture_output=True, text=True, timeout=600, check=False)
-    out: dict[str, dict[str, dict[str, Any]]] = {}
-    for report in (workdir / "reports").glob("*/conformance.json"):
-        doc = json.loads(report.read_text())
-        name = doc["device"]["name"] if isinstance(doc["device"], dict) else doc["device"]
-        out[name] = {r["nodeid"].split("::")[-1]: r for r in doc["records"]}
-    assert len(out) == len(specs), f"reports for {sorted(out)}:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
-    return out
-
+    docs = run_devices(workdir, specs, "-p", "no:xdist", "-k", SELECT, "--ovconform-depth", "quick",
+                       "--ovconform-examples", "10", timeout=600)
+    return {name: by_test(doc) for name, doc in docs.items()}
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, dict[str, Any]]]:

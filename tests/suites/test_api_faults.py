@@ -41,8 +41,8 @@ QUERY, LIFE = "test_plugin_query_model", "test_plugin_lifetime"
 
 SUITES = Path(_models.__file__).resolve().parent
 #: The API suite modules (every suite module but the op, model and perf ones).
-API_MODULES = sorted(p.stem for p in SUITES.glob("test_*.py")
-                     if p.stem not in ("test_op_conformance", "test_model_conformance", "test_real_models", "test_perf"))
+API_MODULES = sorted(p.stem for p in SUITES.glob("test_*.py") if p.stem not in (
+    "test_op_conformance", "test_model_conformance", "test_real_models", "test_perf"))
 #: Every API suite module but the slow lifetime one.
 API = f"not {LIFE}"
 #: Faults run on every API module of :data:`API`.
@@ -220,6 +220,22 @@ def _failing(records: list[dict[str, Any]], device: str) -> set[str]:
     return {_node(r["nodeid"], device) for r in records if r["status"] in FAIL}
 
 
+def assert_fails_exactly(records: list[dict[str, Any]], device: str, patterns: list[str], what: str) -> None:
+    """Every pattern matches a test that ran; exactly the tests they match fail, each as ``failed``."""
+    __tracebackhide__ = True
+    ran = {_node(r["nodeid"], device) for r in records}
+    for pattern in patterns:
+        assert any(_matches(n, pattern) for n in ran), f"{what}: pattern {pattern!r} matches no test that ran"
+    expected = {n for n in ran if any(_matches(n, p) for p in patterns)}
+    failing = _failing(records, device)
+    assert failing == expected, (f"{what}:\n"
+                                 f"  failed but not expected: {sorted(failing - expected)}\n"
+                                 f"  expected but did not fail: {sorted(expected - failing)}")
+    wrong = sorted((_node(r["nodeid"], device), r["status"]) for r in records
+                   if _node(r["nodeid"], device) in expected and r["status"] != "failed")
+    assert wrong == [], f"{what}: expected outcome 'failed', got {wrong}"
+
+
 def test_table_covers_every_fault() -> None:
     assert set(EXPECTED) == set(faulty.FAULTS), sorted(set(EXPECTED) ^ set(faulty.FAULTS))
     assert set(SCOPES) == set(faulty.FAULTS) | set(faulty.CONTROLS)
@@ -232,18 +248,7 @@ def test_table_covers_every_fault() -> None:
 @pytest.mark.parametrize("fault", sorted(faulty.FAULTS))
 def test_fault_fails_exactly_its_tests(reports: Records, fault: str) -> None:
     """Exactly the expected tests fail, each as ``failed``."""
-    device = _device(fault)
-    ran = {_node(r["nodeid"], device) for r in reports[fault]}
-    for pattern in EXPECTED[fault]:
-        assert any(_matches(n, pattern) for n in ran), f"{fault}: pattern {pattern!r} matches no test that ran"
-    expected = {n for n in ran if any(_matches(n, p) for p in EXPECTED[fault])}
-    failing = _failing(reports[fault], device)
-    assert failing == expected, (f"{fault} ({faulty.FAULTS[fault]}):\n"
-                                 f"  failed but not expected: {sorted(failing - expected)}\n"
-                                 f"  expected but did not fail: {sorted(expected - failing)}")
-    wrong = sorted((_node(r["nodeid"], device), r["status"]) for r in reports[fault]
-                   if _node(r["nodeid"], device) in expected and r["status"] != "failed")
-    assert wrong == [], f"{fault}: expected outcome 'failed', got {wrong}"
+    assert_fails_exactly(reports[fault], _device(fault), EXPECTED[fault], f"{fault} ({faulty.FAULTS[fault]})")
 
 
 @pytest.mark.parametrize("fault", sorted(faulty.FAULTS))

@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 from _session import once_per_session
 from plugins import api_faulty_devices_more as faulty
-from test_suites_faults import FAIL, _matches, _strip
+from test_api_faults import assert_fails_exactly
+from test_suites_faults import FAIL
 
 from ovconform.suites import _models
 
@@ -115,11 +116,6 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> Records:
     return dict(once_per_session(tmp_path_factory, "api_fault_more_run", _run))
 
 
-def _node(nodeid: str, device: str) -> str:
-    path, sep, rest = nodeid.partition("::")
-    return _strip(Path(path).name + sep + rest, device)
-
-
 def test_table_covers_every_fault() -> None:
     assert set(EXPECTED) == set(faulty.FAULTS) == set(SCOPES)
     names = [_device(n) for n in faulty.FAULTS]
@@ -130,18 +126,7 @@ def test_table_covers_every_fault() -> None:
 @pytest.mark.parametrize("fault", sorted(faulty.FAULTS))
 def test_fault_fails_exactly_its_tests(reports: Records, fault: str) -> None:
     """Exactly the expected tests fail, each as ``failed``."""
-    device = _device(fault)
-    ran = {_node(r["nodeid"], device) for r in reports[fault]}
-    for pattern in EXPECTED[fault]:
-        assert any(_matches(n, pattern) for n in ran), f"{fault}: pattern {pattern!r} matches no test that ran"
-    expected = {n for n in ran if any(_matches(n, p) for p in EXPECTED[fault])}
-    failing = {_node(r["nodeid"], device) for r in reports[fault] if r["status"] in FAIL}
-    assert failing == expected, (f"{fault} ({faulty.FAULTS[fault]}):\n"
-                                 f"  failed but not expected: {sorted(failing - expected)}\n"
-                                 f"  expected but did not fail: {sorted(expected - failing)}")
-    wrong = sorted((_node(r["nodeid"], device), r["status"]) for r in reports[fault]
-                   if _node(r["nodeid"], device) in expected and r["status"] != "failed")
-    assert wrong == [], f"{fault}: expected outcome 'failed', got {wrong}"
+    assert_fails_exactly(reports[fault], _device(fault), EXPECTED[fault], f"{fault} ({faulty.FAULTS[fault]})")
 
 
 @pytest.mark.parametrize("fault", sorted(faulty.FAULTS))

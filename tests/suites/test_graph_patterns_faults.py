@@ -11,15 +11,12 @@ tolerance is exact for integer outputs and grows with the graph.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from _session import once_per_session, subprocess_env
+from _session import by_test, once_per_session, run_devices
 from plugins import fusion_faulty_devices as faults
 from plugins import op_faulty_devices
 
@@ -30,7 +27,6 @@ from ovconform.graphs import patterns
 from ovconform.ir import Model, Type
 from ovconform.suites import _graph_check as G
 
-PLUGINS = Path(faults.__file__).resolve().parent
 FAIL = ("failed", "error", "crashed", "hanged")
 #: fault class -> the patterns it must fail (static and dynamic), and nothing else.
 EXPECTED = {
@@ -42,18 +38,8 @@ EXPECTED = {
 
 def _run(workdir: Path) -> dict[str, dict[str, dict[str, Any]]]:
     specs = ["reference", *[f"fusion_faulty_devices:{name}" for name in faults.FAULTS]]
-    cmd = [sys.executable, "-m", "pytest", *[f"--plugin={s}" for s in specs], "-q", "-p", "no:cacheprovider",
-           "-p", "no:randomly", "-p", "no:xdist", "-k", "test_graph_pattern"]
-    env = {k: v for k, v in subprocess_env(PLUGINS).items() if not k.startswith("OVCONFORM_")}
-    proc = subprocess.run(cmd, cwd=workdir, env=env, capture_output=True, text=True, timeout=900, check=False)
-    out: dict[str, dict[str, dict[str, Any]]] = {}
-    for report in (workdir / "reports").glob("*/conformance.json"):
-        doc = json.loads(report.read_text())
-        name = doc["device"]["name"] if isinstance(doc["device"], dict) else doc["device"]
-        out[name] = {r["nodeid"].split("::")[-1]: r for r in doc["records"]}
-    assert len(out) == len(specs), f"reports for {sorted(out)}:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
-    return out
-
+    docs = run_devices(workdir, specs, "-p", "no:xdist", "-k", "test_graph_pattern")
+    return {name: by_test(doc) for name, doc in docs.items()}
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, dict[str, Any]]]:

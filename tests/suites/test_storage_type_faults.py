@@ -7,20 +7,15 @@ One pytest run (``-n 2``, from a temporary folder, the installed suites, standar
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _session import once_per_session
+from _session import by_test, once_per_session, run_devices
 
 from ovconform.ir import STORAGE_TYPES, Type
 
 #: tests/plugins (its modules import each other by their top-level names, so they are not imported here)
-PLUGINS = Path(__file__).resolve().parent.parent / "plugins"
 STORED = [t.name for t in STORAGE_TYPES if t != Type.string]
 #: fault class -> (its device name, the stored-type case it must fail)
 FAULTS = {"I4ReadAsU4": ("ETF_I4U4", "i4"), "F8E4M3ReadAsE5M2": ("ETF_E4AS5", "f8e4m3")}
@@ -29,21 +24,9 @@ EXPECTED_FAIL = dict(FAULTS.values())
 
 def _run(workdir: Path) -> dict[str, dict[str, dict[str, Any]]]:
     specs = ["reference", *[f"element_type_faults:{name}" for name in FAULTS]]
-    cmd = [sys.executable, "-m", "pytest", *[f"--plugin={s}" for s in specs], "-q", "-p", "no:cacheprovider",
-           "-p", "no:randomly", "-n", "2", "-k", "test_op_inference and [Convert-1-stored-",
-           "--ovconform-depth", "standard"]
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_CURRENT", "OVCONFORM_"))}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PLUGINS), os.environ.get("PYTHONPATH")]))
-    workdir.mkdir(parents=True, exist_ok=True)
-    proc = subprocess.run(cmd, cwd=workdir, env=env, capture_output=True, text=True, timeout=600, check=False)
-    out: dict[str, dict[str, dict[str, Any]]] = {}
-    for report in (workdir / "reports").glob("*/conformance*.json"):
-        doc = json.loads(report.read_text())
-        name = doc["device"]["name"] if isinstance(doc["device"], dict) else doc["device"]
-        out[name] = {r["nodeid"].split("::")[-1]: r for r in doc["records"]}
-    assert len(out) == len(specs), f"reports for {sorted(out)}:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
-    return out
-
+    docs = run_devices(workdir, specs, "-n", "2", "-k", "test_op_inference and [Convert-1-stored-",
+                       "--ovconform-depth", "standard", timeout=600)
+    return {name: by_test(doc) for name, doc in docs.items()}
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, dict[str, Any]]]:
