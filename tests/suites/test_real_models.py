@@ -14,14 +14,12 @@ counts, ``ovconform models``, and the locator on the KV fault.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from _session import once_per_session, subprocess_env
+from _session import once_per_session, run_devices
 from plugins import model_faulty_devices as faults
 
 from ovconform import Core, models
@@ -29,7 +27,6 @@ from ovconform.cli import main
 from ovconform.errors import NotFoundError
 from ovconform.suites import _locate
 
-PLUGINS = Path(faults.__file__).resolve().parent
 QUICK = ("mobilenet_v3_small", "resnet50_64px", "efficientnet_b0", "llama_decoder")
 #: device -> the architectures it must fail (every other quick one passes).
 EXPECTED_FAILURES = {
@@ -41,15 +38,9 @@ EXPECTED_FAILURES = {
 
 def _run(workdir: Path) -> dict[str, dict[str, dict[str, Any]]]:
     specs = ["reference", *[f"model_faulty_devices:{name}" for name in faults.FAULTS]]
-    cmd = [sys.executable, "-m", "pytest", *[f"--plugin={s}" for s in specs], "-q", "-p", "no:cacheprovider",
-           "-p", "no:xdist", "-k", "test_real_model"]
-    env = {k: v for k, v in subprocess_env(PLUGINS).items() if not k.startswith("OVCONFORM_")}
-    proc = subprocess.run(cmd, cwd=workdir, env=env, capture_output=True, text=True, timeout=900, check=False)
-    out: dict[str, dict[str, dict[str, Any]]] = {}
-    for report in (workdir / "reports").glob("*/conformance*.json"):
-        doc = json.loads(report.read_text())
-        out[report.parent.name] = {r["facts"]["model"]: r for r in doc["records"]}
-    assert set(out) == set(EXPECTED_FAILURES), f"reports {sorted(out)}; pytest said:\n{proc.stdout[-3000:]}"
+    docs = run_devices(workdir, specs, "-p", "no:xdist", "-k", "test_real_model")
+    out = {name: {r["facts"]["model"]: r for r in doc["records"]} for name, doc in docs.items()}
+    assert set(out) == set(EXPECTED_FAILURES), f"reports {sorted(out)}"
     return out
 
 
