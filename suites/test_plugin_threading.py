@@ -54,8 +54,9 @@ def _run_parallel(fn: Callable[[int, int], None], where: str, iterations: int = 
     pool = [threading.Thread(target=worker, args=(t,), daemon=True) for t in range(threads)]
     for th in pool:
         th.start()
+    deadline = time.monotonic() + PATIENCE_S * 3
     for th in pool:
-        th.join(PATIENCE_S * 3)
+        th.join(max(0.0, deadline - time.monotonic()))
     if any(th.is_alive() for th in pool):
         fail("threads", "still running", f"done within {PATIENCE_S * 3} s", where)
     if errors:
@@ -164,7 +165,9 @@ def test_compile_model_with_unload(ov_core: Any, ov_device_name: str) -> None:
         request = compiled.create_infer_request()
         _unload(ov_core, ov_device_name)
         request.start_async(inputs)
-        request.wait()
+        if not request.wait_for(PATIENCE_S * 1000):
+            raise AssertionError(f"request done={False}, but should be {True} within {PATIENCE_S} s of start_async "
+                                 "(the request's executor stopped when the plugin was unloaded?)")
         assert_outputs_close(request.get_output_tensor(0).data, want, "output", where, rtol=1e-4, atol=1e-5)
     _run_parallel(body, where, COMPILE_ITERATIONS)
 
