@@ -146,7 +146,23 @@ def _load_expectations(config: pytest.Config, devices: list[DeviceUnderTest]) ->
                 entries += _expectations.parse_lines(list(lines), f"hook:{dut.name}", dut.name)
     except ExpectationError as e:
         raise pytest.UsageError(str(e)) from None
-    return _expectations.Expectations(entries)
+    expectations = _expectations.Expectations(entries)
+    if expectations.conditional:  # entries conditioned on the device's properties: ask each device once
+        for dut in devices:
+            expectations.evaluate(dut.name, _property_reader(dut))
+    return expectations
+
+
+def _property_reader(dut: DeviceUnderTest) -> Callable[[str], Any]:
+    """``get_property`` of a new instance of the device (made once, on the first read); a device
+    that cannot be made raises its error on every read, so its conditions are unknown."""
+    made: list[Any] = []
+
+    def read(name: str) -> Any:
+        if not made:
+            made.append(dut.create())
+        return made[0].get_property(name)
+    return read
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

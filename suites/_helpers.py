@@ -24,7 +24,7 @@ from ovconform.suites import _models
 
 __all__ = ["RunWindow", "blocked_run", "check_outputs", "compile_case", "hardware_scope", "is_hardware",
            "long_run_expected", "long_run_inputs", "long_run_request", "new_core", "os_thread_count",
-           "relu_through_remote", "run_and_check", "slow_request", "wait_in_thread"]
+           "relu_through_remote", "run_and_check", "slow_request", "supports_dynamic_shapes", "wait_in_thread"]
 
 #: How long a test waits for something that should happen at once before it calls it a hang.
 PATIENCE_S = 20.0
@@ -215,6 +215,17 @@ META_DEVICES = ("HETERO", "AUTO", "MULTI", "BATCH")
 HARDWARE_FLAG = "hardware"
 
 
+def is_meta(core: Core, device: str) -> bool:
+    """Whether ``device`` is a meta device (HETERO, AUTO, MULTI, BATCH): by its name, or by the
+    plugin's ``meta`` attribute (an adapter of another runtime's HETERO says so there)."""
+    base = device.split(":")[0].split(".")[0]
+    if base.upper() in META_DEVICES:
+        return True
+    with no_error(call(device, "get_plugin")):
+        plugin = core.get_plugin(base)
+    return getattr(plugin, "meta", False) is True
+
+
 def is_hardware(core: Core, device: str) -> bool:
     """Whether ``device`` is a hardware device, whose M(HW) tests are mandatory.
 
@@ -224,7 +235,7 @@ def is_hardware(core: Core, device: str) -> bool:
     (INTEGRATED or DISCRETE: OpenVINO's two device types, reported by every real device and by
     no meta device) is hardware."""
     base = device.split(":")[0].split(".")[0]
-    if base.upper() in META_DEVICES:
+    if is_meta(core, device):
         return False
     with no_error(call(device, "get_plugin")):
         plugin = core.get_plugin(base)
@@ -258,6 +269,18 @@ def hardware_scope(request: pytest.FixtureRequest, core: Core, device: str, *nee
                  call(device, "get_property", P.SUPPORTED_PROPERTIES))
         pytest.skip(f"{device}: property {name!r} not in SUPPORTED_PROPERTIES (a software device: optional)")
     return hardware
+
+
+#: The plugin class attribute a static-only device declares itself with (False); absent means True.
+DYNAMIC_SHAPES_FLAG = "supports_dynamic_shapes"
+
+
+def supports_dynamic_shapes(core: Core, device: str) -> bool:
+    """Whether ``device`` compiles models with dynamic input shapes: its plugin's class attribute
+    ``supports_dynamic_shapes`` (:class:`ovconform.contract.plugin.Plugin`), True when it has none."""
+    with no_error(call(device, "get_plugin")):
+        plugin = core.get_plugin(device.split(":")[0].split(".")[0])
+    return getattr(plugin, DYNAMIC_SHAPES_FLAG, True) is not False
 
 
 # -- lifetime ------------------------------------------------------------------------------------------

@@ -14,6 +14,19 @@ run. A reason starting with ``flaky:`` marks a test that fails in some runs and 
 (a device returning uninitialised memory, say): ``xfail(strict=False)``, so either outcome is
 accepted, and such entries are never pruned.
 
+A reason may start with a condition on the device's properties, in brackets: the entry applies
+only to a device whose properties meet it, read from the device when the run starts. A device's
+behaviour often depends on its hardware (OpenVINO CPU computes f16 natively only where the ISA
+has it, and reports ``FP16`` in ``OPTIMIZATION_CAPABILITIES`` then)::
+
+    *::test_op_inference?MVN-2-case6-*  # [OPTIMIZATION_CAPABILITIES has FP16] why it fails there
+    *::test_x.py::test_y                # [DEVICE_ARCHITECTURE is intel64 and OPTIMIZATION_CAPABILITIES lacks BF16] why
+
+Clauses are ``NAME has VALUE`` / ``NAME lacks VALUE`` (an item of a list property, compared
+without case), ``NAME is VALUE`` / ``NAME is not VALUE`` (the value's text, without case), joined by
+``and``. A property the device cannot answer makes the condition false, and the run says so. An
+entry whose condition holds on none of the run's devices is out of its scope: never stale.
+
 At the end of the run, every entry that matches no collected test (deselected tests count as
 collected) is named (:meth:`Expectations.unmatched`): *stale* when its module (or, for a
 ``*::name...`` pattern, its test function) was collected, and *unknown* when its module matches
@@ -31,15 +44,61 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from ovconform.errors import ExpectationError
 
 key = pytest.StashKey["Expectations"]()
+
+
+_CLAUSE = re.compile(r"^\s*([A-Za-z_][\w.:-]*)\s+(has|lacks|is not|is)\s+(\S(?:.*\S)?)\s*$")
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One clause of an entry's condition: ``NAME has|lacks|is|is not VALUE``."""
+
+    name: str
+    op: str
+    value: str
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.op} {self.value}"
+
+    def holds(self, got: Any) -> bool:
+        want = self.value.upper()
+        if self.op in ("has", "lacks"):
+            items = got if isinstance(got, (list, tuple, set, frozenset)) else str(got).replace(",", " ").split()
+            found = any(_text(item).upper() == want for item in items)
+            return found if self.op == "has" else not found
+        same = _text(got).upper() == want
+        return same if self.op == "is" else not same
+
+
+def _text(value: Any) -> str:
+    name = getattr(value, "name", None)  # an element type or an enum: its name
+    return name if isinstance(name, str) else str(value)
+
+
+def parse_condition(text: str, source: str) -> tuple[Clause, ...]:
+    """The clauses of ``[...]`` (without the brackets).
+
+    :raises ExpectationError: naming the entry, the bad clause and the allowed forms.
+    """
+    clauses = []
+    for part in re.split(r"\s+and\s+", text.strip()):
+        m = _CLAUSE.match(part)
+        if m is None:
+            raise ExpectationError(f"{source}: condition clause {part.strip()!r} is not 'NAME has VALUE', "
+                                   "'NAME lacks VALUE', 'NAME is VALUE' or 'NAME is not VALUE' (clauses joined "
+                                   "by 'and').")
+        clauses.append(Clause(m.group(1), m.group(2), m.group(3)))
+    return tuple(clauses)
 
 
 @dataclass
@@ -51,6 +110,19 @@ class Entry:
     matched: list[str] = field(default_factory=list)
     file: str | None = None  # the file the entry is on (pruning rewrites it); None for hook entries
     line: int = 0
+    when: tuple[Clause, ...] = ()  # the condition on the device's properties (empty: always)
+    holds_on: dict[str, bool] = field(default_factory=dict)  # device name (upper case) -> condition met
+
+    @property
+    def condition(self) -> str:
+        return " and ".join(str(c) for c in self.when)
+
+    def applies_to(self, device: str | None) -> bool:
+        """The condition holds on ``device`` (always for an unconditioned entry; a device never
+        evaluated does not meet a condition)."""
+        if not self.when:
+            return True
+        return device is not None and self.holds_on.get(device.upper(), False)
 
     @property
     def flaky(self) -> bool:
@@ -59,6 +131,8 @@ class Entry:
 
     def matches(self, test_id: str, device: str | None = None) -> bool:
         if self.device is not None and device is not None and self.device.upper() != device.upper():
+            return False
+        if self.when and not self.applies_to(device):
             return False
         bare = test_id.split("[", 1)[0]
         return any(fnmatch.fnmatchcase(n, self.pattern) or n == self.pattern or n.startswith(self.pattern + "::")
@@ -78,7 +152,16 @@ def parse_lines(lines: list[str], source: str, device: str | None = None, file: 
                                    f"'{pattern}  # why it fails (issue link)'.")
         if not pattern:
             raise ExpectationError(f"{source}:{number}: a reason without a node-id pattern.")
-        entries.append(Entry(pattern, reason, f"{source}:{number}", device, file=file, line=number))
+        when: tuple[Clause, ...] = ()
+        if reason.startswith("["):
+            condition, bracket, reason = reason[1:].partition("]")
+            reason = reason.strip()
+            if not bracket or not reason:
+                raise ExpectationError(f"{source}:{number}: entry {pattern!r} has a condition without a closing ']' "
+                                       "or without a reason after it; write "
+                                       f"'{pattern}  # [NAME has VALUE] why it fails'.")
+            when = parse_condition(condition, f"{source}:{number}")
+        entries.append(Entry(pattern, reason, f"{source}:{number}", device, file=file, line=number, when=when))
     return entries
 
 
@@ -129,6 +212,32 @@ class Expectations:
         self._collected: set[str] = set()  # collected test ids without parameters
         self._modules: set[str] = set()  # test modules of the suites (paths inside the package)
         self.observed = False
+        self.condition_errors: list[str] = []  # conditions a device could not answer
+
+    @property
+    def conditional(self) -> bool:
+        return any(e.when for e in self.entries)
+
+    def evaluate(self, device: str, read: Callable[[str], Any]) -> None:
+        """Decide each conditioned entry for ``device``; ``read(name)`` gives the device's property
+        (an error makes the condition false and is kept in :attr:`condition_errors`)."""
+        values: dict[str, Any] = {}
+        errors: dict[str, str] = {}
+        for entry in self.entries:
+            if not entry.when or (entry.device is not None and entry.device.upper() != device.upper()):
+                continue
+            held = True
+            for clause in entry.when:
+                if clause.name not in values and clause.name not in errors:
+                    try:
+                        values[clause.name] = read(clause.name)
+                    except Exception as e:  # noqa: BLE001 - any device error: the condition is unknown
+                        errors[clause.name] = f"{type(e).__name__}: {e}"
+                        self.condition_errors.append(
+                            f"ovconform expectation condition: {device} cannot answer {clause.name} "
+                            f"({errors[clause.name]}); the entries conditioned on it do not apply")
+                held = held and clause.name in values and clause.holds(values[clause.name])
+            entry.holds_on[device.upper()] = held
 
     def find(self, test_id: str, device: str | None = None) -> Entry | None:
         return next((e for e in self.entries if e.matches(test_id, device)), None)
@@ -136,7 +245,8 @@ class Expectations:
     @staticmethod
     def xfail(entry: Entry) -> pytest.MarkDecorator:
         """The mark a test matching ``entry`` gets."""
-        return pytest.mark.xfail(reason=f"{entry.reason} [{entry.source}]", strict=not entry.flaky)
+        when = f" (when {entry.condition})" if entry.when else ""
+        return pytest.mark.xfail(reason=f"{entry.reason}{when} [{entry.source}]", strict=not entry.flaky)
 
     def observe(self, collected: Iterable[tuple[str, str]], suite_modules: Iterable[str] = ()) -> None:
         """Record which entry each collected ``(test id, device)`` matches (the first that matches,
@@ -165,7 +275,7 @@ class Expectations:
 
         out = []
         for e in self.entries:
-            if e.matched:
+            if e.matched or (e.when and not any(e.holds_on.values())):  # matched, or out of this run's scope
                 continue
             module, _, rest = e.pattern.partition("::")
             if not module.strip("*") and rest:  # "*::test_x?...": the test function decides
@@ -180,8 +290,9 @@ class Expectations:
         return out
 
     def warnings(self) -> list[str]:
-        """One line per :meth:`unmatched` entry, naming it."""
-        return [f"ovconform expectation {e.pattern!r} ({e.source}) {why}" for e, why in self.unmatched()]
+        """One line per :meth:`unmatched` entry, naming it, and per condition a device could not answer."""
+        unmatched = [f"ovconform expectation {e.pattern!r} ({e.source}) {why}" for e, why in self.unmatched()]
+        return self.condition_errors + unmatched
 
     def prune(self, statuses: dict[str, str]) -> dict[str, list[str]]:
         """Rewrite each file without the entries whose tests all passed (xpassed); ``statuses`` by
