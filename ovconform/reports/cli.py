@@ -30,6 +30,8 @@ def add_report_parser(sub: Any) -> None:
     p.add_argument("file", help="a conformance.json (or a merged document)")
     p.add_argument("--format", "-f", default="text", choices=["md", "csv", "text", "html"])
     p.add_argument("-o", "--output", help="write here instead of stdout")
+    p.add_argument("--baseline", metavar="FILE", help="html: a previous conformance.json; the page gets a 'since the "
+                   "baseline' view (regressions, new failures, fixed, added, missing)")
 
     p = rs.add_parser("merge", help="merge reports of several devices or runs into one matrix document")
     p.add_argument("files", nargs="+", help="conformance.json files (or merged documents)")
@@ -88,7 +90,11 @@ def _emit(text: str, output: str | None) -> None:
 def _render(args: argparse.Namespace) -> int:
     from ovconform.reports import _doc, render
 
-    _emit(render.render(_doc.load(args.file), args.format), args.output)
+    baseline = _doc.load(args.baseline) if args.baseline else None
+    # the report folder: <dir>/<DEVICE>/conformance.json (or <dir>/matrix/...); repro paths are relative to <dir>
+    base = Path(args.file).resolve().parent.parent
+    _emit(render.render(_doc.load(args.file), args.format, base=base, baseline=baseline,
+                        baseline_label=args.baseline or ""), args.output)
     return 0
 
 
@@ -189,7 +195,7 @@ def write_renders(source: Path, out: Path) -> None:
     if source.resolve() != target.resolve():
         shutil.copyfile(source, target)
     for fmt, suffix in (("md", "md"), ("csv", "csv"), ("html", "html")):
-        (out / f"conformance.{suffix}").write_text(render.render(doc, fmt), encoding="utf-8")
+        (out / f"conformance.{suffix}").write_text(render.render(doc, fmt, base=out.parent), encoding="utf-8")
 
 
 __all__ = ["add_report_parser", "run_report", "write_renders"]

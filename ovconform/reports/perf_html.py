@@ -85,7 +85,8 @@ def _results_table(docs: Sequence[dict[str, Any]]) -> str:
         tds = "".join(f'<td class="f-{_e(c)}">{_e(c)}</td>' if i == 13 else f"<td>{_e('' if c is None else c)}</td>"
                       for i, c in enumerate(cells))
         rows.append(f'<tr class="perf-row">{tds}</tr>')
-    return (f'<table id="perf-results"><thead><tr>{"".join(f"<th>{_e(h)}</th>" for h in head)}</tr></thead>'
+    heads = "".join(f"<th>{_e(h)}</th>" for h in head)
+    return (f'<table id="perf-results" class="sortable"><thead><tr>{heads}</tr></thead>'
             f"<tbody>{''.join(rows)}</tbody></table>")
 
 
@@ -108,7 +109,7 @@ def _comparison(docs: Sequence[dict[str, Any]]) -> str:
     bars = [(f'{r["model"]} {r["device"]}', r["latency_ratio"], "bar-base" if r["device"] == base else
              "bar-over" if r["latency_ratio"] > 1 else "bar") for r in table["rows"] if r["latency_ratio"] is not None]
     chart = _bars(bars, "x", title=f"latency relative to {base} (lower is faster)")
-    return (f'<h3>Device comparison (baseline {_e(base)})</h3><table id="perf-comparison"><thead><tr>'
+    return (f'<h3>Device comparison (baseline {_e(base)})</h3><table id="perf-comparison" class="sortable"><thead><tr>'
             f'{"".join(f"<th>{_e(h)}</th>" for h in head)}</tr></thead><tbody>{rows}</tbody></table>'
             f'<div class="perf-chart" id="perf-comparison-chart">{chart}</div>')
 

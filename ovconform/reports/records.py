@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from ovconform.reports.collection import DeviceTest, device_of, meta_of
-from ovconform.reports.statuses import STATUSES
+from ovconform.reports.statuses import BAD, STATUSES
 
 facts_key = pytest.StashKey[dict[str, Any]]()
 USER_PROPERTY = "ovconform"
@@ -30,6 +30,8 @@ PHASES = ("setup", "call", "teardown")
 #: In the message of a test stopped by ovconform's own per-test limit (when pytest-timeout is not loaded).
 TIMEOUT_MARK = "from ovconform --ovconform-test-timeout"
 _MESSAGE_LIMIT = 2000
+#: The traceback and captured output kept of a failure: its last characters (where the error is).
+DETAILS_LIMIT = 6000
 
 
 def classify(report: pytest.TestReport) -> str:
@@ -84,7 +86,18 @@ def attach(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestRe
         "facts": _jsonable(item.stash.get(facts_key, {})),
         "finished_at": time.time(),
     }
+    if record["status"] in BAD:
+        record["details"] = details(report)
     report.user_properties.append((USER_PROPERTY, record))
+
+
+def details(report: pytest.TestReport) -> str:
+    """A failure's traceback and captured output (pytest's sections: stdout, stderr, log), the
+    last :data:`DETAILS_LIMIT` characters, for the reports a CI user keeps."""
+    parts = [report.longreprtext.rstrip()] if report.longreprtext else []
+    parts += [f"----- {title} -----\n{content.rstrip()}" for title, content in report.sections if content.strip()]
+    text = "\n".join(parts)
+    return text if len(text) <= DETAILS_LIMIT else "[...]\n" + text[-DETAILS_LIMIT:]
 
 
 def _jsonable(facts: dict[str, Any]) -> dict[str, Any]:
@@ -115,7 +128,7 @@ def crashed_record(report: pytest.TestReport, meta: DeviceTest) -> dict[str, Any
         "status": status if status in ("crashed", "hanged") else "crashed",
         "phase": report.when if report.when in PHASES else "call",
         "duration": round(report.duration, 6), "message": _message(report) or "the test never finished",
-        "facts": {}, "finished_at": time.time(),
+        "facts": {}, "finished_at": time.time(), "details": details(report),
     }
 
 

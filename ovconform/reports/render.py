@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+from pathlib import Path
 from typing import Any
 
 from tabulate import tabulate
@@ -22,8 +23,10 @@ CSV_COLUMNS = ("entity", "device", "op", "opset", "passed", "failed", "skipped",
                "relative_passrate")
 
 
-def render(doc: dict[str, Any], fmt: str) -> str:
-    """``doc`` rendered as ``fmt`` (one of :data:`FORMATS`)."""
+def render(doc: dict[str, Any], fmt: str, *, base: Path | None = None, baseline: dict[str, Any] | None = None,
+           baseline_label: str = "") -> str:
+    """``doc`` rendered as ``fmt`` (one of :data:`FORMATS`). For html: ``base`` is the report folder
+    (repros are embedded from it), ``baseline`` a previous document ("since the baseline" view)."""
     if fmt == "md":
         return render_markdown(doc)
     if fmt == "csv":
@@ -33,7 +36,7 @@ def render(doc: dict[str, Any], fmt: str) -> str:
     if fmt == "html":
         from ovconform.reports.html import render_html
 
-        return render_html(doc)
+        return render_html(doc, base=base, baseline=baseline, baseline_label=baseline_label)
     raise ValidationError(f"unknown report format {fmt!r}; allowed: {', '.join(FORMATS)}")
 
 

@@ -4,8 +4,8 @@
   var RECS = DATA.records, DEVICES = Object.keys(DATA.devices).sort();
   // statuses come with the data (ovconform/reports/statuses.py), never written out here
   var BAD = DATA.statuses.bad, STATUSES = DATA.statuses.all, COUNTER = DATA.statuses.counter;
-  var KEYS = ["name", "opset", "device", "status", "scope"];
-  var state = {name: "", opset: "", device: "", status: "", scope: "all"};
+  var KEYS = ["name", "opset", "device", "status", "scope", "sort"];
+  var state = {name: "", opset: "", device: "", status: "", scope: "all", sort: ""};
 
   function el(tag, text, cls) {
     var e = document.createElement(tag);
@@ -124,7 +124,7 @@
   }
   function renderTests() {
     var t = document.getElementById("tests"), body = t.querySelector("tbody");
-    head(t, ["test", "entity", "scope"].concat(devicesShown()));
+    head(t, ["test", "entity", "scope", "time (s)"].concat(devicesShown()));
     body.textContent = "";
     var rs = RECS.filter(function (r) { return !r.op; });
     var by = group(rs.filter(inScope), function (r) { return r.t; }), n = 0;
@@ -133,50 +133,123 @@
       var tr = el("tr", null, "test-row"), first = by[k][0];
       tr.dataset.status = uniq(by[k].map(function (r) { return r.st; })).join(" ");
       tr.appendChild(el("th", k)); tr.appendChild(el("td", first.e)); tr.appendChild(el("td", first.s));
+      var secs = by[k].filter(function (r) { return !state.device || r.d === state.device; })
+        .reduce(function (a, r) { return a + (r.du || 0); }, 0);
+      tr.appendChild(el("td", secs.toFixed(3), "time"));
       devicesShown().forEach(function (d) {
-        var sts = uniq(by[k].filter(function (r) { return r.d === d; }).map(function (r) { return r.st; }));
-        tr.appendChild(el("td", sts.join(", "), sts.length === 1 ? "st-" + sts[0] : ""));
+        var mine = by[k].filter(function (r) { return r.d === d; });
+        var sts = uniq(mine.map(function (r) { return r.st; }));
+        var td = el("td", sts.join(", "), sts.length === 1 ? "st-" + sts[0] : "");
+        td.title = mine.map(function (r) { return r.st + " in " + (r.du || 0).toFixed(3) + " s"; }).join("; ");
+        tr.appendChild(td);
       });
       body.appendChild(tr); n += 1;
     });
     document.getElementById("count-tests").textContent = n;
   }
+  function download(name, b64) {
+    var bytes = atob(b64), buf = new Uint8Array(bytes.length);
+    for (var i = 0; i < bytes.length; i += 1) buf[i] = bytes.charCodeAt(i);
+    var a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([buf], {type: "application/zip"}));
+    a.download = name; document.body.appendChild(a); a.click(); a.remove();
+  }
+  function foldable(summary, text, cls) {
+    var d = el("details", null, cls); d.appendChild(el("summary", summary)); d.appendChild(el("pre", text));
+    return d;
+  }
+  function failureDiv(r) {
+    var div = el("div", null, "failure");
+    div.dataset.status = r.st; div.dataset.device = r.d;
+    div.appendChild(el("b", r.d + " \u2014 " + r.st + ": "));
+    div.appendChild(el("code", r.n));
+    div.appendChild(el("span", " (" + (r.du || 0).toFixed(3) + " s)", "duration"));
+    if (r.op) div.appendChild(el("div", "op " + r.op + " " + r.v + (r.sub ? " (" + r.sub + ")" : "")));
+    if (r.tolerance !== undefined) div.appendChild(el("div", "tolerance: " + JSON.stringify(r.tolerance)));
+    if (r.tolerances !== undefined) div.appendChild(el("div", "tolerances: " + JSON.stringify(r.tolerances)));
+    if (r.max_abs_err !== undefined) div.appendChild(el("div", "max abs error: " + r.max_abs_err));
+    if (r.max_rel_err !== undefined) div.appendChild(el("div", "max rel error: " + r.max_rel_err));
+    if (r.graph) div.appendChild(el("div", "graph " + r.graph + (r.variant ? " (" + r.variant + ")" : "")));
+    if (r.unfused) div.appendChild(el("div", "unfused control: " + r.unfused, "unfused"));
+    if (r.graph_ops && r.graph_ops.length) {
+      var ol = el("ol", null, "graph-ops");
+      r.graph_ops.forEach(function (op) { ol.appendChild(el("li", op)); });
+      div.appendChild(ol);
+    }
+    div.appendChild(el("pre", r.m || ""));
+    if (r.det) div.appendChild(foldable("traceback and captured output", r.det, "details"));
+    if (r.repro) {
+      var p = el("div", "repro: ", "repro-line"); p.appendChild(el("code", r.repro, "repro"));
+      var rp = r.rp || {};
+      if (rp.zip) {
+        var b = el("button", "download " + rp.name, "repro-download"); b.type = "button";
+        b.dataset.name = rp.name;
+        b.addEventListener("click", function () { download(rp.name, rp.zip); });
+        p.appendChild(document.createTextNode(" ")); p.appendChild(b);
+      }
+      if (rp.why) p.appendChild(el("span", " (" + rp.why + ")", "repro-why"));
+      div.appendChild(p);
+      if (rp.script) div.appendChild(foldable("repro script", rp.script, "repro-script"));
+    }
+    return div;
+  }
   function renderFailures() {
     var box = document.getElementById("failures");
     box.textContent = "";
     var rs = RECS.filter(function (r) { return BAD.indexOf(r.st) >= 0 && shown(r); });
-    rs.forEach(function (r) {
-      var div = el("div", null, "failure");
-      div.dataset.status = r.st; div.dataset.device = r.d;
-      div.appendChild(el("b", r.d + " \u2014 " + r.st + ": "));
-      div.appendChild(el("code", r.n));
-      if (r.op) div.appendChild(el("div", "op " + r.op + " " + r.v + (r.sub ? " (" + r.sub + ")" : "")));
-      if (r.tolerance !== undefined) div.appendChild(el("div", "tolerance: " + JSON.stringify(r.tolerance)));
-      if (r.tolerances !== undefined) div.appendChild(el("div", "tolerances: " + JSON.stringify(r.tolerances)));
-      if (r.max_abs_err !== undefined) div.appendChild(el("div", "max abs error: " + r.max_abs_err));
-      if (r.max_rel_err !== undefined) div.appendChild(el("div", "max rel error: " + r.max_rel_err));
-      if (r.graph) div.appendChild(el("div", "graph " + r.graph + (r.variant ? " (" + r.variant + ")" : "")));
-      if (r.unfused) div.appendChild(el("div", "unfused control: " + r.unfused, "unfused"));
-      if (r.graph_ops && r.graph_ops.length) {
-        var ol = el("ol", null, "graph-ops");
-        r.graph_ops.forEach(function (op) { ol.appendChild(el("li", op)); });
-        div.appendChild(ol);
-      }
-      if (r.repro) { var p = el("div", "repro: "); p.appendChild(el("code", r.repro, "repro")); div.appendChild(p); }
-      div.appendChild(el("pre", r.m || ""));
-      box.appendChild(div);
+    var by = group(rs, function (r) { return r.c || r.t; });
+    var causes = Object.keys(by).sort(function (a, b) { return by[b].length - by[a].length || (a < b ? -1 : 1); });
+    causes.forEach(function (c) {
+      var g = el("details", null, "cause"); g.dataset.cause = c; g.dataset.count = by[c].length;
+      g.open = causes.length <= 20;
+      g.appendChild(el("summary", by[c].length + " \u00d7 " + c));
+      by[c].forEach(function (r) { g.appendChild(failureDiv(r)); });
+      box.appendChild(g);
     });
     if (!rs.length) box.appendChild(el("p", "None."));
     document.getElementById("count-failures").textContent = rs.length;
+    document.getElementById("count-causes").textContent = causes.length;
   }
-  function renderAll() { renderSummary(); renderOps(); renderTests(); renderFailures(); }
+  // sorting: a click on a column head of a .sortable table; the state is "table.column[.desc]"
+  function cellValue(tr, col) {
+    var c = tr.children[col], t = c ? c.textContent.trim() : "", n = parseFloat(t);
+    return isNaN(n) || !/^[-+]?[0-9.]/.test(t) ? t.toLowerCase() : n;
+  }
+  function applySort() {
+    Array.prototype.forEach.call(document.querySelectorAll("table.sortable th.sorted"), function (th) {
+      th.classList.remove("sorted", "desc");
+    });
+    var parts = (state.sort || "").split("."), t = document.getElementById(parts[0] || "");
+    var col = parseInt(parts[1], 10), desc = parts[2] === "desc";
+    if (!t || !t.classList.contains("sortable") || isNaN(col)) return;
+    var body = t.querySelector("tbody"), rows = Array.prototype.slice.call(body.children);
+    var keep = rows.filter(function (tr) { return tr.dataset.entity === "all"; });  // the summary's total stays last
+    rows = rows.filter(function (tr) { return keep.indexOf(tr) < 0; });
+    rows.sort(function (a, b) {
+      var x = cellValue(a, col), y = cellValue(b, col);
+      if (typeof x !== typeof y) { x = String(x); y = String(y); }
+      return (x < y ? -1 : x > y ? 1 : 0) * (desc ? -1 : 1);
+    });
+    rows.concat(keep).forEach(function (tr) { body.appendChild(tr); });
+    var th = t.querySelectorAll("thead th")[col];
+    if (th) { th.classList.add("sorted"); if (desc) th.classList.add("desc"); }
+  }
+  document.addEventListener("click", function (ev) {
+    var th = ev.target.closest ? ev.target.closest("table.sortable thead th") : null;
+    if (!th) return;
+    var t = th.closest("table"), col = Array.prototype.indexOf.call(th.parentNode.children, th);
+    var same = state.sort.split(".").slice(0, 2).join(".") === t.id + "." + col;
+    state.sort = t.id + "." + col + (same && state.sort.split(".")[2] !== "desc" ? ".desc" : "");
+    writeHash(); applySort();
+  });
+  function renderAll() { renderSummary(); renderOps(); renderTests(); renderFailures(); applySort(); }
   function onChange() {
     state.name = document.getElementById("f-name").value;
     state.opset = document.getElementById("f-opset").value;
     state.device = document.getElementById("f-device").value;
     state.status = document.getElementById("f-status").value;
     var r = document.querySelector("input[name=scope]:checked");
-    state.scope = r ? r.value : "all";
+    state.scope = r ? r.value : "all";  // state.sort is kept: it is set by the column heads
     writeHash(); renderAll();
   }
 
@@ -188,11 +261,11 @@
   document.getElementById("filters").addEventListener("input", onChange);
   document.getElementById("filters").addEventListener("change", onChange);
   document.getElementById("f-reset").addEventListener("click", function () {
-    state = {name: "", opset: "", device: "", status: "", scope: "all"};
+    state = {name: "", opset: "", device: "", status: "", scope: "all", sort: ""};
     syncControls(); writeHash(); renderAll();
   });
   window.addEventListener("hashchange", function () {
-    state = {name: "", opset: "", device: "", status: "", scope: "all"};
+    state = {name: "", opset: "", device: "", status: "", scope: "all", sort: ""};
     readHash(); syncControls(); renderAll();
   });
 })();
