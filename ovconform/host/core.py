@@ -455,7 +455,7 @@ class Core:
             names = plugin.get_property(P.CACHING_PROPERTIES)
         except OVConformError:
             names = []
-        caching = {n: plugin.get_property(n) for n in names}
+        caching = {n: _caching_value(plugin, n) for n in names}
         return _cache.cache_key(model, plugin.device_name, caching, props, str(plugin.get_version()))
 
     def _compile_cached(self, plugin: Any, model: Model, props: dict[str, Any], cache_dir: Path,
@@ -502,3 +502,13 @@ def _compile(plugin: Any, model: Model, props: dict[str, Any], context: RemoteCo
 
 def _import(plugin: Any, blob: Any, props: dict[str, Any], context: RemoteContext | None) -> CompiledModel:
     return plugin.import_model(blob, props) if context is None else plugin.import_model(blob, props, context)
+
+
+def _caching_value(plugin: Any, name: str) -> Any:
+    """A caching property's value for the cache key. A property the device lists but cannot give
+    (OpenVINO's HETERO lists CACHING_DEVICE_PROPERTIES, which its Python API cannot convert) keys
+    as its error's type: the key stays stable, and the model is still cached."""
+    try:
+        return plugin.get_property(name)
+    except OVConformError as e:
+        return f"<unreadable: {type(e).__name__}>"

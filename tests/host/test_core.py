@@ -252,6 +252,26 @@ def test_cache_second_compile_is_loaded_from_cache(core: Core, tmp_path: Path) -
         np.testing.assert_array_equal(compiled.create_infer_request().infer({"x": X})["y"], relu_expected(X))
 
 
+def test_a_caching_property_the_device_cannot_give_still_caches(tmp_path: Path) -> None:
+    """OpenVINO's HETERO lists CACHING_DEVICE_PROPERTIES in CACHING_PROPERTIES but its Python API
+    cannot convert the value: the cache key takes the error's type, and the second compile loads."""
+
+    class Unreadable(FakePlugin):
+        device_name = "UNREAD"
+
+        def get_property(self, name: str, arguments: Any = None) -> Any:
+            if name == "CACHING_PROPERTIES":
+                return [*super().get_property(name), "CACHING_DEVICE_PROPERTIES"]
+            if name == "CACHING_DEVICE_PROPERTIES":
+                raise PropertyError("get_property('CACHING_DEVICE_PROPERTIES'): cannot convert the value")
+            return super().get_property(name, arguments)
+
+    core = Core([Unreadable], discover=False)
+    core.compile_model(relu_model(), "UNREAD", {"CACHE_DIR": tmp_path})
+    again = core.compile_model(relu_model(), "UNREAD", {"CACHE_DIR": tmp_path})
+    assert again.get_property("LOADED_FROM_CACHE") is True and len(_blobs(tmp_path)) == 1
+
+
 def test_cache_dir_set_on_the_core(core: Core, tmp_path: Path) -> None:
     core.set_property({"CACHE_DIR": str(tmp_path)})
     core.compile_model(relu_model(), "FAKE")
