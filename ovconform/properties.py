@@ -74,6 +74,9 @@ ENABLE_WEIGHTLESS: Final = "ENABLE_WEIGHTLESS"
 #: ``ov::hint::compiled_blob``: compile_model imports this blob instead of compiling (Core-level).
 COMPILED_BLOB: Final = "COMPILED_BLOB"
 EXCLUSIVE_ASYNC_REQUESTS: Final = "EXCLUSIVE_ASYNC_REQUESTS"
+#: ``ov::cache_encryption_callbacks`` (write-only): ``[encrypt, decrypt]``, each ``bytes -> bytes``;
+#: an exported (and so a cached) blob is encrypted with the first and imported with the second.
+CACHE_ENCRYPTION_CALLBACKS: Final = "CACHE_ENCRYPTION_CALLBACKS"
 DISABLE_TRANSFORMATIONS: Final = "DISABLE_TRANSFORMATIONS"
 #: Pre-2.0 names the seeds still use (SUPPORTED_PROPERTIES replaces both).
 SUPPORTED_METRICS: Final = "SUPPORTED_METRICS"
@@ -87,6 +90,7 @@ CORE_PROPERTIES: Final = frozenset({CACHE_DIR, ENABLE_MMAP})
 class Mutability(StrEnum):
     RO = "RO"
     RW = "RW"
+    WO = "WO"
 
 
 class PerformanceMode(StrEnum):
@@ -205,6 +209,29 @@ def parse_blob(value: Any) -> bytes:
     raise TypeError(value)
 
 
+@dataclass(frozen=True)
+class EncryptionCallbacks:
+    """The value of CACHE_ENCRYPTION_CALLBACKS (``ov::EncryptionCallbacks``): ``encrypt`` and
+    ``decrypt``, each taking and returning ``bytes``; ``decrypt(encrypt(b)) == b``."""
+
+    encrypt: Callable[[bytes], bytes]
+    decrypt: Callable[[bytes], bytes]
+
+
+def parse_encryption_callbacks(value: Any) -> EncryptionCallbacks:
+    """``[encrypt, decrypt]`` (OpenVINO's Python form), an object with callable ``encrypt`` and
+    ``decrypt`` attributes, or an :class:`EncryptionCallbacks`."""
+    if isinstance(value, EncryptionCallbacks):
+        return value
+    if isinstance(value, (list, tuple)) and len(value) == 2:
+        pair = tuple(value)
+    else:
+        pair = (getattr(value, "encrypt", None), getattr(value, "decrypt", None))
+    if not all(callable(f) for f in pair):
+        raise TypeError(value)
+    return EncryptionCallbacks(pair[0], pair[1])
+
+
 def parse_type(value: Any) -> Type:
     try:
         return as_type(value)
@@ -317,6 +344,9 @@ _ENTRIES: list[PropertySpec] = [
     _spec(COMPILED_BLOB, parse_blob, "bytes, a uint8 array or a u8 Tensor of an exported model", RW,
           "compile_model imports this blob instead of compiling"),
     _spec(EXCLUSIVE_ASYNC_REQUESTS, parse_bool, "True, False", RW, "one executor for all requests"),
+    _spec(CACHE_ENCRYPTION_CALLBACKS, parse_encryption_callbacks,
+          "[encrypt, decrypt]: two callables, each bytes -> bytes", Mutability.WO,
+          "encrypt exported and cached blobs, decrypt them on import"),
     _spec(DISABLE_TRANSFORMATIONS, parse_bool, "True, False", RW, "skip device transformations"),
 ]
 CATALOGUE: Final[dict[str, PropertySpec]] = {s.name: s for s in _ENTRIES}

@@ -92,6 +92,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
              "the small decoder and the smaller CNNs) or full (every architecture at its real size; nightly).",
     )
     group.addoption(
+        "--ovconform-model", action="append", default=[], dest="ovconform_model", metavar="PATH",
+        help="Also run this model file through the model suite (device vs REFERENCE, first diverging op, "
+             "repro): IR v11 .xml, or .onnx/.pb/.tflite/.pdmodel through OpenVINO's frontends. Repeatable.",
+    )
+    group.addoption(
+        "--ovconform-model-inputs", action="append", default=[], dest="ovconform_model_inputs", metavar="FILE",
+        help="Inputs for the --ovconform-model of the same position: .npy (one Parameter) or .npz (keyed by "
+             "Parameter name, or s<step>__<name> for several steps). Default: drawn from the declared shapes.",
+    )
+    group.addoption(
         "--ovconform-test-timeout", type=float, default=300.0, metavar="SECONDS",
         help="Per-test timeout when testing a device (through pytest-timeout when it is loaded, else ovconform's "
              "own limit); a test that exceeds it is recorded as hanged. 0 disables it.",
@@ -115,6 +125,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
     depth_from_config(config)
     examples_from_config(config)
+    if config.getoption("ovconform_model", None) or config.getoption("ovconform_model_inputs", None):
+        from ovconform.models.own_model import own_models_from_config
+
+        own_models_from_config(config)  # a bad file is a usage error now, not a failed test later
     if config.getoption("ovconform_shard", None) is not None:
         config.stash[_shard.shard_key] = _shard.parse_shard(config.getoption("ovconform_shard"))
     config.stash[devices_key] = devices

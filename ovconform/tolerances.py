@@ -31,12 +31,13 @@ accumulating   MatMul, Convolution, GroupConvolution, ReduceSum, ReduceMean, Avg
 
 ``tiny`` is the smallest normal number of the type (so a device that flushes denormals to zero
 still matches), ``K`` the reduction size (:func:`reduction_size`: the inner MatMul dim, the
-kernel volume × input channels of a convolution, the number of reduced elements;
-:data:`DEFAULT_REDUCTION_SIZE` when unknown), ``M`` = :data:`MAGNITUDE`, the input magnitude the
-absolute terms assume (cases draw inputs of magnitude ≲ 10). Integer and boolean element types
-are always ``(0, 0)``. An op type not in :data:`OP_CLASSES` falls back to the transcendental
-class (:data:`FALLBACK_CLASS`): a few ulp, never exact, so a new op is neither waved through nor
-failed on rounding.
+kernel volume × input channels of a convolution, the number of reduced elements, the product of
+a DFT's transformed lengths (the inverse transforms divide their sums by K, so their absolute
+term is ``e·M``); :data:`DEFAULT_REDUCTION_SIZE` when unknown), ``M`` =
+:data:`MAGNITUDE`, the input magnitude the absolute terms assume (cases draw inputs of magnitude
+≲ 10). Integer and boolean element types are always ``(0, 0)``. An op type not in
+:data:`OP_CLASSES` falls back to the transcendental class (:data:`FALLBACK_CLASS`): a few ulp,
+never exact, so a new op is neither waved through nor failed on rounding.
 
 **Overrides** refine the defaults: a device's ``ovconform_get_tolerance`` hook result
 (``{"atol": .., "rtol": .., "ulp": ..}``, any subset; :func:`apply_override`) and then a user's
@@ -76,6 +77,15 @@ in the declared precision; a device that accumulates in a coarser precision than
 are recorded on every Inference record). Without ``S`` (``magnitude=None``) the accumulating
 class's ``(e·K·M, 4e·√K)`` applies.
 
+**Attention** (:data:`ATTENTION_OPS`). ScaledDotProductAttention's output is a softmax-weighted
+mean of V (``|out| <= max|V|``), so the accumulating class's ``e·K·M`` says nothing about it. Its
+error model (:func:`attention_magnitude`) follows the computation at the execution precision: the
+logits' QKᵀ accumulation over the head size, the softmax of perturbed logits (which moves the
+output only as far as the values differ from it), the normaliser and the PV accumulation over the
+keys; it gives S, the bound in units of ``e``, per output element, and
+:func:`attention_tolerance` is ``(tiny, 2e, ctol=e)``. A device that omits the scale, or computes
+the softmax in f16 while it declares f32, exceeds it; a correct f16 or bf16 device does not.
+
 **Samples of a categorical distribution** (:data:`CATEGORICAL_OPS`): a device may draw them with
 another generator than REFERENCE (OpenVINO CPU's Multinomial uses std::mt19937, OpenVINO's
 reference code RandomUniform's Philox), so they are not compared by value (:func:`is_categorical`).
@@ -111,10 +121,11 @@ if TYPE_CHECKING:
 TypeLike = Type | str | np.dtype[Any]
 
 __all__ = [
-    "CATEGORICAL_OPS", "CONDITIONED_OPS", "DEFAULT_REDUCTION_SIZE", "EPSILON", "FALLBACK_CLASS", "MAGNITUDE",
-    "OP_CLASSES", "Comparison", "Overrides", "Tolerance", "TypeLike", "apply_override", "compare",
-    "conditioned_tolerance", "default_tolerance", "execution_type", "is_categorical", "is_conditioned",
-    "load_overrides", "parse_overrides", "reduction_size", "resolve_tolerance", "ulp_distance",
+    "ATTENTION_OPS", "CATEGORICAL_OPS", "CONDITIONED_OPS", "DEFAULT_REDUCTION_SIZE", "EPSILON", "EXP_ERROR",
+    "FALLBACK_CLASS", "INVERSE_SIGNAL_OPS", "MAGNITUDE", "OP_CLASSES", "SIGNAL_OPS", "Comparison", "Overrides",
+    "Tolerance", "TypeLike", "apply_override", "attention_magnitude", "attention_tolerance", "compare",
+    "conditioned_tolerance", "default_tolerance", "execution_type", "is_attention", "is_categorical",
+    "is_conditioned", "load_overrides", "parse_overrides", "reduction_size", "resolve_tolerance", "ulp_distance",
 ]
 
 
@@ -208,6 +219,7 @@ OP_CLASSES: Final[dict[str, str]] = {
     "Softmax": "softmax",
     **dict.fromkeys(("MatMul", "Convolution", "GroupConvolution", "ReduceSum", "ReduceMean", "AvgPool",
                      "ReduceProd", "ReduceL1", "ReduceL2"), "accumulating"),
+    "GroupedMatMul": "accumulating",  # a MatMul per group
     "LogSoftmax": "softmax",
     # tier-2/3 families: one block per family (a change adding a family's ops edits that block only)
     # -- norm
@@ -246,6 +258,19 @@ OP_CLASSES: Final[dict[str, str]] = {
     **dict.fromkeys(("NonMaxSuppression", "DetectionOutput", "Proposal"), "transcendental"),
     **dict.fromkeys(("ROIAlign", "ROIAlignRotated", "CTCLoss", "DeformableConvolution", "DeformablePSROIPooling"),
                     "accumulating"),
+    # opset6's ExperimentalDetectron ops, GenerateProposals-9: box corners are differences of values up to the
+    # image size (centre -/+ half a size), so their absolute error scales with it, as an accumulation's
+    **dict.fromkeys(("ExperimentalDetectronROIFeatureExtractor", "ExperimentalDetectronDetectionOutput",
+                     "ExperimentalDetectronGenerateProposalsSingleImage", "GenerateProposals"), "accumulating"),
+    **{"ExperimentalDetectronTopKROIs": "exact", "ExperimentalDetectronPriorGridGenerator": "rounded"},
+    # -- sort (NMS): selected boxes and scores as NonMaxSuppression's (MatrixNms decays scores with exp)
+    **dict.fromkeys(("MatrixNms", "MulticlassNms", "NMSRotated"), "transcendental"),
+    # -- opset completion: colour conversion as NV12toRGB's; binary convolution counts matching bits (exact);
+    # string tensors are compared by value
+    **dict.fromkeys(("RGBtoNV12", "BGRtoNV12"), "accumulating"),
+    **dict.fromkeys(("BinaryConvolution", "StringTensorPack", "StringTensorUnpack"), "exact"),
+    # -- control flow: a body's ops run once per iteration, their errors add up across iterations
+    **dict.fromkeys(("If", "Loop", "TensorIterator"), "accumulating"),
     # -- end of families
 }
 FALLBACK_CLASS: Final = "transcendental"
@@ -269,13 +294,23 @@ CONDITIONED_OPS: Final = frozenset({
     "MatMul", "Convolution", "GroupConvolution", "ConvolutionBackpropData", "GroupConvolutionBackpropData",
     "ReduceSum", "ReduceMean", "ReduceL1", "AvgPool", "AdaptiveAvgPool", "CumSum", "Einsum",
     "EmbeddingBagOffsetsSum", "EmbeddingBagPackedSum", "EmbeddingSegmentsSum", "EmbeddingBagOffsets",
-    "EmbeddingBagPacked",
+    "EmbeddingBagPacked", "GroupedMatMul",
 })
 
 
 def is_conditioned(op_type: str) -> bool:
     """True when ``op_type`` is in :data:`CONDITIONED_OPS` (its tolerance can use S = Σ|terms|)."""
     return _canonical(op_type) in CONDITIONED_OPS
+
+
+#: Ops with an error model of their own, whose comparison is given S from
+#: :func:`attention_magnitude` (not the op on the inputs' magnitudes): see :func:`attention_tolerance`.
+ATTENTION_OPS: Final = frozenset({"ScaledDotProductAttention"})
+
+
+def is_attention(op_type: str) -> bool:
+    """True when ``op_type`` is in :data:`ATTENTION_OPS` (its S comes from :func:`attention_magnitude`)."""
+    return _canonical(op_type) in ATTENTION_OPS
 
 
 def _float_default(cls: str, eps: float, tiny: float, k: int) -> Tolerance:
@@ -335,6 +370,8 @@ def default_tolerance(op_type: str, element_type: TypeLike, version: int | None 
     k = DEFAULT_REDUCTION_SIZE if reduction_size is None else max(1, int(reduction_size))
     cls = OP_CLASSES.get(_canonical(op_type), FALLBACK_CLASS)
     tol = _float_default(cls, EPSILON.get(ex.name, EPSILON["f32"]), TINY.get(ex.name, TINY["f32"]), k)
+    if _canonical(op_type) in INVERSE_SIGNAL_OPS:  # the sum of K terms, divided by K
+        tol = replace(tol, atol=tol.atol / k)
     return replace(tol, ulp=None) if reduced else tol
 
 
@@ -356,16 +393,111 @@ def conditioned_tolerance(element_type: TypeLike, reduction_size: int | None = N
     return Tolerance(tiny, 2 * eps, None, 2 * eps * math.sqrt(k))
 
 
+#: Relative error of one computed exponential in units of ``e`` (a correctly rounded exp is within
+#: e/2; an f16/bf16 kernel's polynomial within about 1 ulp more), a term of :func:`attention_magnitude`.
+EXP_ERROR: Final = 2.0
+
+
+def attention_tolerance(element_type: TypeLike, *, precision: TypeLike | None = None) -> Tolerance:
+    """``(tiny, 2e, ctol=e)`` for ScaledDotProductAttention whose comparison is given
+    S = :func:`attention_magnitude` (the first-order error in units of ``e``; see there), ``e`` and
+    ``tiny`` those of the execution type (:func:`execution_type`); exact for integer outputs."""
+    et = as_type(element_type)
+    if not et.is_real():
+        return EXACT
+    ex = execution_type(et, precision)
+    eps, tiny = EPSILON.get(ex.name, EPSILON["f32"]), TINY.get(ex.name, TINY["f32"])
+    return Tolerance(tiny, 2 * eps, None, eps)
+
+
+#: Elements of the largest temporary :func:`attention_magnitude` builds (it works in blocks of query rows).
+_ATTENTION_BLOCK: Final = 1 << 22
+
+
+def attention_magnitude(query: npt.ArrayLike, key: npt.ArrayLike, value: npt.ArrayLike,
+                        attention_mask: npt.ArrayLike | None = None, scale: float | None = None,
+                        causal: bool = False) -> np.ndarray:
+    """S per output element of ScaledDotProductAttention-13 (``softmax(Q·Kᵀ·scale + mask)·V``): its
+    error bound in units of the execution precision's ``e`` (:func:`attention_tolerance`).
+
+    The error model, for a device computing every step in precision ``p`` (``u = e/2`` its unit
+    roundoff, sums of K terms within the probabilistic bound λ√K·u·Σ|terms| with λ = 4, as
+    :func:`conditioned_tolerance`); rounding of the inputs themselves is the ``alternate`` oracle's
+    business, not this bound's:
+
+    * **logits** ``l_j = scale·Σ_d q_d·k_jd + mask_j``: the QKᵀ product accumulates over the head
+      size ``E``, so ``|δl_j| <= e·((2√E + 2)·A_j + |mask_j|)`` with ``A_j = |scale|·Σ_d |q_d|·|k_jd|``
+      (the accumulation, the scaling, the mask's addition and the rounding of ``l_j - max l``);
+      the exponential adds :data:`EXP_ERROR`·e, as a perturbation of ``l_j`` would. Call the sum ``e·m_j``.
+    * **softmax** of perturbed logits: ``w'_j = w_j·exp(δ_j) / Σ_k w_k·exp(δ_k)`` moves the output by
+      ``Σ_j (w'_j - w_j)·(v_j - out)`` (the weights sum to one either way), to first order at most
+      ``e·Σ_j w_j·(m_j + m̄)·|v_j - out|`` with ``m̄ = Σ_k w_k·m_k``: a weight's error matters only as
+      far as its value differs from the output, and a key masked out (``w_j = 0``) not at all.
+    * **normaliser and PV**: the sum of the exponentials over the ``S`` keys (relative
+      ``2e√S``), the division (``e/2``) and the PV product, which accumulates over the keys
+      (``2e√S·Σ_j w_j·|v_j|``): at most ``e·(4√S + 2)·Σ_j w_j·|v_j|``.
+
+    So ``S = Σ_j w_j·(m_j + m̄)·|v_j - out| + (4√S + 2)·Σ_j w_j·|v_j|`` <= ``(4·max m + 4√S + 2)·max|V|``:
+    bounded by the values, never by a fixed magnitude, and growing with the logits' conditioning.
+    The output's own rounding is the tolerance's ``2e·|expected|``. First order: when ``e·m`` nears
+    1 (f16 logits in the hundreds) the bound exceeds ``2·max|V|`` and can no longer fail, as the
+    precision can say nothing then. A row masked everywhere (NaN output) gets 0.
+
+    :param query: ``[..., L, E]`` values (float; bf16 given as float values).
+    :param key: ``[..., S, E]``.
+    :param value: ``[..., S, Ev]``.
+    :param attention_mask: a boolean mask (False: masked out) or float values added to the logits
+        (broadcastable to ``[..., L, S]``); ignored when ``causal``.
+    :param scale: the logits' scale (``1/√E`` when None).
+    :param causal: mask the keys past each query's position.
+    :return: S, float64, of the output's shape ``[..., L, Ev]``.
+    """
+    q, k, v = (np.asarray(a, np.float64) for a in (query, key, value))
+    head, keys, length = q.shape[-1], k.shape[-2], q.shape[-2]
+    factor = 1.0 / math.sqrt(head) if scale is None else float(scale)
+    kt = np.swapaxes(k, -1, -2)
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        logits = np.matmul(q, kt) * factor
+        terms = np.matmul(np.abs(q), np.abs(kt)) * abs(factor)
+        bias: np.ndarray | float = 0.0
+        if causal:
+            bias = np.triu(np.full((length, keys), -np.inf), k=1)
+        elif attention_mask is not None:
+            mask = np.asarray(attention_mask)
+            bias = np.where(mask, 0.0, -np.inf) if mask.dtype == np.bool_ else mask.astype(np.float64)
+        logits = logits + bias
+        peak = np.max(logits, axis=-1, keepdims=True)
+        weights = np.exp(logits - peak)
+        weights = weights / np.sum(weights, axis=-1, keepdims=True)
+        weights = np.where(np.isfinite(weights), weights, 0.0)
+        added = np.abs(np.asarray(bias, np.float64))
+        per_logit = (2 * math.sqrt(head) + 2) * terms + np.where(np.isfinite(added), added, 0.0) + EXP_ERROR
+        per_logit = np.where(weights > 0, per_logit, 0.0)
+        mean = np.sum(weights * per_logit, axis=-1, keepdims=True)
+        out = np.matmul(weights, v)
+        coef = weights * (per_logit + mean)
+        spread = np.zeros(np.broadcast_shapes(coef.shape[:-1] + (1,), out.shape))
+        per_row = max(1, math.prod(spread.shape) // max(1, length) * keys)
+        block = max(1, _ATTENTION_BLOCK // per_row)
+        for start in range(0, length, block):
+            rows = slice(start, start + block)
+            diff = np.abs(v[..., None, :, :] - out[..., rows, None, :])  # [..., rows, S, Ev]
+            spread[..., rows, :] = np.sum(coef[..., rows, :, None] * diff, axis=-2)
+        bound = spread + (4 * math.sqrt(keys) + 2) * np.matmul(weights, np.abs(v))
+    return np.where(np.isfinite(bound), bound, 0.0)
+
+
 def _canonical(op_type: str) -> str:
     return {"SoftMax": "Softmax", "ReLU": "Relu", "Const": "Constant"}.get(op_type, op_type)
 
 
 def reduction_size(node: Node) -> int | None:
     """K, the number of terms each output element of ``node`` reduces (None when the op does not
-    reduce or its shapes are not static): MatMul's inner dim, a convolution's weights volume per
-    output channel, the reduced elements of ReduceSum/ReduceMean (all elements when the axes are
-    not constant), AvgPool's kernel volume, Softmax's axis length (ReduceProd/L1/L2 and LogSoftmax
-    likewise)."""
+    reduce or its shapes are not static): MatMul's (and GroupedMatMul's) inner dim, a convolution's
+    weights volume per output channel, the reduced elements of ReduceSum/ReduceMean (all elements
+    when the axes are not constant), AvgPool's kernel volume, Softmax's axis length
+    (ReduceProd/L1/L2 and LogSoftmax likewise), the product of a DFT's (IDFT, RDFT, IRDFT)
+    transformed lengths (its ``signal_size`` when given)."""
     def shape(i: int) -> list[int] | None:
         ps = node.get_input_partial_shape(i)
         return list(ps.to_shape()) if ps.is_static else None
@@ -374,6 +506,8 @@ def reduction_size(node: Node) -> int | None:
     data = shape(0) if node.get_input_size() else None
     if data is None:
         return None
+    if op == "GroupedMatMul":  # mat_a [T, K] or [G, M, K]
+        return data[-1]
     if op == "MatMul":
         if len(data) == 1:
             return data[0]
@@ -390,7 +524,33 @@ def reduction_size(node: Node) -> int | None:
         return math.prod(node.attrs["kernel"])
     if op in ("Softmax", "LogSoftmax"):
         return data[node.attrs["axis"]] if data else 1
+    if op in SIGNAL_OPS:
+        return _signal_length(node, op, data)
     return None
+
+
+#: The discrete Fourier transforms: each output element sums the product of the transformed axes' lengths.
+SIGNAL_OPS: Final = frozenset({"DFT", "IDFT", "RDFT", "IRDFT"})
+#: The inverse transforms, which divide that sum by its length K: their absolute term is ``e·M``, not ``e·K·M``.
+INVERSE_SIGNAL_OPS: Final = frozenset({"IDFT", "IRDFT"})
+
+
+def _signal_length(node: Node, op: str, data: list[int]) -> int | None:
+    """The terms per output element of a DFT-family op: the product of the transformed axes'
+    signal lengths (``signal_size`` where given and not -1; IRDFT's last axis ``2·(n - 1)``)."""
+    axes = constant_value(node.input_value(1))
+    rank = len(data) if op == "RDFT" else len(data) - 1  # complex data ends in a dimension of 2
+    if axes is None or rank < 1:
+        return None
+    lengths = [data[int(a) % rank] for a in np.atleast_1d(axes)]
+    if op == "IRDFT" and lengths:
+        lengths[-1] = 2 * (lengths[-1] - 1)
+    if node.get_input_size() > 2:
+        sizes = constant_value(node.input_value(2))
+        if sizes is None:
+            return None
+        lengths = [n if int(s) == -1 else int(s) for n, s in zip(lengths, np.atleast_1d(sizes), strict=False)]
+    return max(1, math.prod(lengths))
 
 
 # -- overrides -------------------------------------------------------------------------------------------------
@@ -507,9 +667,12 @@ def resolve_tolerance(op_type: str, element_type: TypeLike, version: int | None 
                       reduction_size: int | None = None, hook_result: Mapping[str, Any] | None = None,
                       overrides: Overrides | None = None, precision: TypeLike | None = None,
                       conditioned: bool = False) -> Tolerance:
-    """The tolerance to use: the default (:func:`conditioned_tolerance` when ``conditioned``, for a
-    comparison that will be given S), then the device hook's result, then the user's file."""
-    if conditioned:
+    """The tolerance to use: the default (when ``conditioned``, for a comparison that will be given
+    S: :func:`attention_tolerance` for :data:`ATTENTION_OPS`, else :func:`conditioned_tolerance`),
+    then the device hook's result, then the user's file."""
+    if conditioned and is_attention(op_type):
+        tol = attention_tolerance(element_type, precision=precision)
+    elif conditioned:
         tol = conditioned_tolerance(element_type, reduction_size, precision=precision)
     else:
         tol = default_tolerance(op_type, element_type, version, reduction_size=reduction_size, precision=precision)
@@ -541,17 +704,24 @@ class Comparison:
     worst_index: tuple[int, ...] | None = None
     mismatch_count: int = 0
     size: int = 0
+    #: The achieved error as a fraction of the allowed one, worst element (floats with a non-zero
+    #: bound; above 1 fails unless that element is within ``ulp``); None otherwise.
+    error_to_bound: float | None = None
 
     def __bool__(self) -> bool:
         return self.passed
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict (non-finite errors as the strings ``"inf"``/``"nan"``)."""
-        return {"passed": self.passed, "message": self.message, "tolerance": self.tolerance.to_dict(),
-                "element_type": self.element_type, "max_abs_err": _json_float(self.max_abs_err),
-                "max_rel_err": _json_float(self.max_rel_err), "max_ulp_err": self.max_ulp_err,
-                "worst_index": None if self.worst_index is None else list(self.worst_index),
-                "mismatch_count": self.mismatch_count, "size": self.size}
+        """A JSON-ready dict (non-finite errors as the strings ``"inf"``/``"nan"``; ``error_to_bound``
+        when it is set)."""
+        out = {"passed": self.passed, "message": self.message, "tolerance": self.tolerance.to_dict(),
+               "element_type": self.element_type, "max_abs_err": _json_float(self.max_abs_err),
+               "max_rel_err": _json_float(self.max_rel_err), "max_ulp_err": self.max_ulp_err,
+               "worst_index": None if self.worst_index is None else list(self.worst_index),
+               "mismatch_count": self.mismatch_count, "size": self.size}
+        if self.error_to_bound is not None:
+            out["error_to_bound"] = self.error_to_bound
+        return out
 
 
 _ULP_VIEW: Final[dict[str, type[np.signedinteger[Any]]]] = {"f64": np.int64, "f32": np.int32, "f16": np.int16,
@@ -617,6 +787,14 @@ def compare(actual: npt.ArrayLike, expected: npt.ArrayLike, tol: Tolerance,
         return Comparison(False, f"dtype mismatch: got {a.dtype}, expected {e.dtype}", **base)
     if e.size == 0:
         return Comparison(True, "no elements to compare", **base)
+    if et.name == "string":  # str values: equal or not
+        bad = np.asarray(a != e, dtype=bool).reshape(e.shape)
+        if not bad.any():
+            return Comparison(True, "all strings equal", **base)
+        where = tuple(int(i) for i in np.argwhere(bad)[0])
+        return Comparison(False, f"{int(bad.sum())} of {e.size} strings differ; first at {list(where)}: got "
+                                 f"{a[where]!r}, expected {e[where]!r}", worst_index=where,
+                          mismatch_count=int(bad.sum()), **base)
     if et.is_real():
         scale = None
         if magnitude is not None and tol.ctol:
@@ -682,6 +860,12 @@ def _compare_floats(a: np.ndarray, e: np.ndarray, tol: Tolerance, et: Type, base
     if tol.ulp and ulps is not None:
         within |= ulps <= tol.ulp
     bad = special | (finite & ~within)
+    ratio = None
+    if not tol.exact and finite.any():
+        with np.errstate(invalid="ignore", divide="ignore"):
+            share = np.where(finite, diff / np.where(allowed > 0, allowed, np.inf), 0.0)
+        ratio = float(np.max(share)) if np.isfinite(share).all() else None
+    base = {**base, "error_to_bound": ratio}
     return _finish(av, ev, _Errors(bad, diff, rel, ulps, special), tol, base)
 
 

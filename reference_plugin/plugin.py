@@ -21,6 +21,7 @@ from ovconform import properties as P
 from ovconform.api import Plugin, RemoteContext
 from ovconform.errors import ImportModelError, OVConformError, PropertyError, ValidationError
 from ovconform.ir import Model, Node, Type
+from ovconform.ir._subgraph import bodies_supported
 from reference_plugin import properties as RP
 from reference_plugin._blob import unpack
 from reference_plugin._transformations import fused_names, transform_model
@@ -132,7 +133,9 @@ class ReferencePlugin(Plugin):
         for node in transformed.get_ordered_ops():
             builds = _kernel_builds(node)
             for name in (n for n in fused_names(node) if n in originals):
-                ok = builds and all(self._is_node_supported(o, config) for o in originals[name])
+                ok = builds and all(self._is_node_supported(o, config)  # a control-flow op: its bodies too
+                                    and bodies_supported(o, lambda b: self._is_node_supported(b, config))
+                                    for o in originals[name])
                 (supported if ok else unsupported).add(name)
         supported -= unsupported  # 4. only fully supported ops
         _add_housekeeping(ops, supported)  # 5.

@@ -21,7 +21,8 @@ under test and on REFERENCE, compare under the tolerances, and check what query_
   folder the run's processes share, so a second device in one run costs nothing extra: the
   outputs, for a device with a coarser execution precision (its ``INFERENCE_PRECISION_HINT``,
   :func:`execution_precision`) the outputs from inputs rounded to it, and for the ops of
-  :data:`ovconform.tolerances.CONDITIONED_OPS` S = Σ|terms| (the op on the inputs' magnitudes).
+  :data:`ovconform.tolerances.CONDITIONED_OPS` S = Σ|terms| (the op on the inputs' magnitudes), for
+  attention its error model's S (:func:`ovconform.tolerances.attention_magnitude`).
 """
 
 from __future__ import annotations
@@ -50,8 +51,10 @@ from ovconform.tolerances import (
     Comparison,
     Tolerance,
     apply_override,
+    attention_magnitude,
     compare,
     execution_type,
+    is_attention,
     is_conditioned,
     reduction_size,
     resolve_tolerance,
@@ -259,16 +262,45 @@ def _alternate(model: Model, steps: Steps, precision: Type) -> list[list[np.ndar
     return out
 
 
+def _attention_s(node: Node, step: Mapping[str, np.ndarray]) -> np.ndarray | None:
+    """S of an attention op (:func:`ovconform.tolerances.attention_magnitude`) from its inputs'
+    values, when each is a Constant or a fed Parameter (else None: the default tolerance)."""
+    values = []
+    for src in node.input_values():
+        value = constant_value(src)
+        if value is None and src.node.type_name == "Parameter" and src.node.friendly_name in step:
+            value = step[src.node.friendly_name]
+        if value is None:
+            return None
+        arr = np.asarray(value)
+        values.append(bf16_to_f32(arr) if src.get_element_type() == Type.bf16 else arr)
+    q, k, v, *rest = values
+    scale = float(np.asarray(rest[1], np.float64).reshape(-1)[0]) if len(rest) > 1 else None
+    bound = attention_magnitude(q, k, v, rest[0] if rest else None, scale, bool(node.attrs.get("causal")))
+    if node.get_output_element_type(0) == Type.bf16:  # stored as the output is (rounded up, not down)
+        return f32_to_bf16(np.asarray(bound * (1 + 2.0 ** -7), np.float32))
+    return bound
+
+
 def _magnitudes(model: Model, steps: Steps) -> list[list[np.ndarray | None]] | None:
     results = model.get_results()
-    wanted = [is_conditioned(r.input_value(0).node.type_name) and r.get_input_element_type(0).is_real()
-              for r in results]
-    if not any(wanted):
+    real = [r.get_input_element_type(0).is_real() for r in results]
+    attention = [is_attention(r.input_value(0).node.type_name) and ok for r, ok in zip(results, real, strict=True)]
+    wanted = [is_conditioned(r.input_value(0).node.type_name) and ok for r, ok in zip(results, real, strict=True)]
+    if not any(wanted) and not any(attention):
         return None
-    types = {p.friendly_name: p.get_output_element_type(0) for p in model.get_parameters()}
-    absolute = _map_model(model, _magnitude_of)
-    feeds = [{k: _magnitude_of(np.asarray(v), types[k]) for k, v in step.items()} for step in steps]
-    return [[o if w else None for o, w in zip(outs, wanted, strict=True)] for outs in run_reference(absolute, feeds)]
+    terms: list[list[Any]] = [[None] * len(results) for _ in steps]
+    if any(wanted):
+        types = {p.friendly_name: p.get_output_element_type(0) for p in model.get_parameters()}
+        feeds = [{k: _magnitude_of(np.asarray(v), types[k]) for k, v in step.items()} for step in steps]
+        terms = run_reference(_map_model(model, _magnitude_of), feeds)
+    out: list[list[np.ndarray | None]] = []
+    for step, outs in zip(steps, terms, strict=True):
+        row: list[np.ndarray | None] = []
+        for r, o, w, a in zip(results, outs, wanted, attention, strict=True):
+            row.append(o if w else _attention_s(r.input_value(0).node, step) if a else None)
+        out.append(row)
+    return out if any(m is not None for row in out for m in row) else None
 
 
 def _coarser(model: Model, precision: Type | None) -> Type | None:
@@ -383,14 +415,18 @@ def tolerance_for(device: str, node: Node, element_type: Any, precision: Any = N
                              hook_result=hook, precision=precision, conditioned=conditioned)
 
 
-def model_tolerance(device: str, element_type: Any) -> Tolerance:
-    """:data:`MODEL_TOLERANCE` for f32/f64, ``(64e, 16e)`` for f16/bf16, exact for integers; then
-    the device's ``ovconform_get_tolerance(op_type="*model*")`` hook."""
+def model_tolerance(device: str, element_type: Any, precision: Any = None) -> Tolerance:
+    """:data:`MODEL_TOLERANCE` for f32/f64, ``(64e, 16e)`` for f16/bf16, exact for integers; an f32
+    output of a device computing in a coarser ``precision`` (its INFERENCE_PRECISION_HINT,
+    :func:`execution_precision`) gets that precision's ``(64e, 16e)``, as the op suite's bounds
+    follow it (:func:`ovconform.tolerances.execution_type`); then the device's
+    ``ovconform_get_tolerance(op_type="*model*")`` hook."""
     et = str(getattr(element_type, "name", element_type))
-    if et in ("f32", "f64"):
+    computed = execution_type(et, precision).name if et in EPSILON else et
+    if computed in ("f32", "f64"):
         base = MODEL_TOLERANCE
-    elif et in EPSILON:
-        base = Tolerance(64 * EPSILON[et], 16 * EPSILON[et])
+    elif computed in EPSILON:
+        base = Tolerance(64 * EPSILON[computed], 16 * EPSILON[computed])
     else:
         base = Tolerance(0.0, 0.0)
     return apply_override(base, _hook_override(device, "*model*", 0, et), f"ovconform_get_tolerance('*model*', {et})")
@@ -445,6 +481,9 @@ def summary(comparisons: list[tuple[str, Comparison]]) -> dict[str, Any]:
     facts: dict[str, Any] = {"max_abs_err": finite(max((c.max_abs_err for _, c in comparisons), default=0.0)),
              "max_rel_err": finite(max((c.max_rel_err for _, c in comparisons), default=0.0)),
              "tolerances": [c.tolerance.to_dict() for _, c in comparisons]}
+    ratios = [r for _, c in comparisons if (r := getattr(c, "error_to_bound", None)) is not None]
+    if ratios:  # the achieved error as a fraction of the bound (worst element of any output)
+        facts["error_to_bound"] = finite(max(ratios))
     samples = [c for _, c in comparisons if isinstance(c, SampleComparison)]
     if samples:  # checked as samples, not by value: whether they equal REFERENCE's is a fact
         facts["samples_equal_reference"] = all(c.equal_to_reference for c in samples)

@@ -2,7 +2,8 @@
 ``compiled_model/compiled_model_base.hpp`` bodies import_from_weightless_blob, compile_from_regular_blob,
 compile_from_weightless_blob(_but_no_weights), compile_from_cached_weightless_blob_{use_weight_hint,
 no_hint,but_no_weights}, use_blob_hint_has_priority_over_cache (and its two variants),
-use_blob_hint_which_fails_load_from_cache, and WeightlessCacheAccuracy (f32 models).
+use_blob_hint_which_fails_load_from_cache, WeightlessCacheAccuracy (f32 models) and
+WeightlessCacheAccuracyLowPrecision (MatmulWeightsDecompression: u8, i8 and f16 weights).
 
 * ``CACHE_MODE=OPTIMIZE_SIZE`` (or ``ENABLE_WEIGHTLESS``) exports a blob without the weights; import
   needs ``WEIGHTS_PATH`` (the model's ``.bin``) and takes the weights from that file; without it
@@ -312,3 +313,58 @@ def test_weightless_cache_accuracy(ov_core: Any, ov_device_name: str, cache_dir:
     with no_error(where):
         results = cached.create_infer_request().infer(inputs)
     check_outputs(results, model, inputs, name, where)
+
+
+#: WeightlessCacheAccuracyLowPrecision.MatmulWeightsDecompression: data [1, 4, 16], weights [32, 16].
+LOW_PRECISION = ("u8", "i8", "f16")
+
+
+def _decompression_model(dtype: str) -> tuple[Model, np.ndarray]:
+    """MatMul(data, decompressed weights, transpose_b): the weights are ``dtype`` constants,
+    converted to f32, less a zero point of the same type (integers), times a per-row f32 scale.
+    The model and its f32 weights as the oracle sees them."""
+    rng = np.random.default_rng(11)
+    x = ops.parameter([1, 4, 16], np.float32, name="data")
+    x.output(0).set_names({"data"})
+    scale = (rng.random((32, 1)) * 0.02 + 0.005).astype(np.float32)
+    if dtype == "f16":
+        raw = rng.standard_normal((32, 16)).astype(np.float16)
+        zero = np.zeros((32, 1), np.float32)
+        weights = ops.convert(ops.constant(raw, name="weights"), "f32", name="weights_f32")
+    else:
+        low, high = (0, 256) if dtype == "u8" else (-128, 128)
+        raw = rng.integers(low, high, (32, 16)).astype({"u8": np.uint8, "i8": np.int8}[dtype])
+        zp = rng.integers(low, high, (32, 1)).astype(raw.dtype)
+        zero = zp.astype(np.float32)
+        weights = ops.subtract(ops.convert(ops.constant(raw, name="weights"), "f32", name="weights_f32"),
+                               ops.convert(ops.constant(zp, name="zero_point"), "f32", name="zero_point_f32"),
+                               name="shifted")
+    scaled = ops.multiply(weights, ops.constant(scale, name="scale"), name="decompressed")
+    out = ops.matmul(x, scaled, False, True, name="matmul")
+    out.output(0).set_names({"matmul"})
+    return Model([ops.result(out)], [x], f"MatmulWeightsDecompression_{dtype}"), \
+        (raw.astype(np.float32) - zero) * scale
+
+
+@pytest.mark.parametrize("dtype", LOW_PRECISION)
+def test_weightless_cache_accuracy_low_precision(ov_core: Any, ov_device_name: str, cache_dir: Path,
+                                                 dtype: str) -> None:
+    """WeightlessCacheAccuracyLowPrecision.MatmulWeightsDecompression: a MatMul whose weights are
+    ``dtype`` constants, loaded from a weightless cache blob (the weights from the model's .bin),
+    computes what the uncached model and the oracle compute."""
+    _require(ov_core, ov_device_name, P.CACHE_MODE, P.WEIGHTS_PATH)
+    model, weights = _decompression_model(dtype)
+    ovconform.serialize(model, cache_dir / "model.xml")
+    config = {P.CACHE_MODE: "OPTIMIZE_SIZE", P.WEIGHTS_PATH: str(cache_dir / "model.bin")}
+    first = _compile(ov_core, ov_device_name, model, config, "first")
+    cached = _compile(ov_core, ov_device_name, model, config, "second")
+    _loaded(cached, ov_device_name, True, f"{dtype} weights from the weightless cache")
+    x = np.random.default_rng(3).uniform(-100, 100, (1, 4, 16)).astype(np.float32)
+    want = x @ weights.T
+    for compiled, what in ((first, "compiled"), (cached, "loaded from the weightless cache")):
+        where = call(ov_device_name, "infer", model.friendly_name, what)
+        with no_error(where):
+            request = compiled.create_infer_request()
+            request.infer({"data": x})
+            got = request.get_tensor("matmul").data
+        assert_outputs_close(got, want, "matmul", where, rtol=1e-4, atol=1e-3)

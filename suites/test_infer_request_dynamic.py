@@ -7,8 +7,12 @@ output has the right type and a zero size before inference and the right shape a
 (numpy oracle) after it; a user output tensor (wrong shape, pre-allocated, reshaped) is resized
 or used in place. OpenVINO leaves out-of-range shapes unspecified ("may or may not throw");
 the Python contract specifies a ValidationError, and that is what is checked here.
-No declaration says whether a device supports dynamic shapes at all, so these are not skipped
-for a static-only device; they are optional scope (a capability for dynamic shapes would fix that).
+
+A static-only device declares itself with ``supports_dynamic_shapes = False`` on its plugin class
+(:class:`ovconform.contract.plugin.Plugin`; OpenVINO has no property for it): these tests then skip,
+and OVNotSupportRequestDynamicTests.InferDynamicNotSupported (–) runs instead: compile_model of the
+dynamic model raises NotImplementedByDeviceError (OpenVINO: any ov::Exception) saying "dynamic",
+and the same model with a static input compiles and computes the oracle's numbers.
 """
 
 from __future__ import annotations
@@ -28,10 +32,10 @@ from ovconform.assertions import (
     call,
     no_error,
 )
-from ovconform.errors import ValidationError
+from ovconform.errors import NotImplementedByDeviceError, ValidationError
 from ovconform.ir import PartialShape
 from ovconform.suites import _models
-from ovconform.suites._helpers import new_core
+from ovconform.suites._helpers import new_core, supports_dynamic_shapes
 
 pytestmark = [pytest.mark.entity("ov_infer_request"),
               pytest.mark.parametrize("kind", ["add_two_output_edges", "split_add_concat"])]
@@ -41,6 +45,34 @@ BOUNDED_5 = ["1..5", 4, 4, 4]
 BOUNDED_19 = ["1..19", 4, 4, 4]
 NARROW = ["2..3", 4, 4, 4]
 FULLY = PartialShape.dynamic(4)
+
+
+NOT_SUPPORTED_TEST = "test_infer_dynamic_not_supported"
+
+
+@pytest.fixture(autouse=True)
+def _dynamic_device(request: pytest.FixtureRequest, ov_core: Any, ov_device_name: str) -> None:
+    """The dynamic-shape bodies skip on a static-only device; the not-supported one skips elsewhere."""
+    dynamic = supports_dynamic_shapes(ov_core, ov_device_name)
+    if request.node.originalname == NOT_SUPPORTED_TEST:
+        if dynamic:
+            pytest.skip(f"{ov_device_name}: supports dynamic shapes (its plugin does not declare "
+                        "supports_dynamic_shapes = False)")
+    elif not dynamic:
+        pytest.skip(f"{ov_device_name}: a static-only device (supports_dynamic_shapes = False)")
+
+
+def test_infer_dynamic_not_supported(ov_core: Any, ov_device_name: str, kind: str) -> None:
+    """OVNotSupportRequestDynamicTests.InferDynamicNotSupported (–): a static-only device refuses the
+    model with input [-1, 4, 4, 4] and runs it with input [2, 4, 4, 4]."""
+    model = _models.dynamic_model(kind, DYNAMIC)
+    assert_raises_ov_error(NotImplementedByDeviceError, ov_core.compile_model, model, ov_device_name, match="dynamic",
+                           call=call(ov_device_name, "compile_model", model.friendly_name, str(PartialShape(DYNAMIC))))
+    request, compiled = _request(ov_core, ov_device_name, kind, [2, 4, 4, 4])
+    x = _x(2)
+    where = call(ov_device_name, "InferRequest.infer", "static input [2, 4, 4, 4]")
+    _infer(request, where, {"data": x})
+    _check(request, compiled, kind, x, where)
 
 
 def _request(core: Any, device: str, kind: str, shape: Any) -> tuple[Any, Any]:

@@ -1,6 +1,10 @@
 """Real architectures (``model`` entity): ResNet-50, MobileNetV3, EfficientNet-B0, BERT-base,
 Whisper-tiny's encoder, a YOLO-style detector, an LSTM/GRU tagger and a Llama-style decoder with
-its KV cache (:mod:`ovconform.models`), on the device vs REFERENCE.
+its KV cache, in f32 and with u4/i4 weights (:mod:`ovconform.models`), on the device vs REFERENCE.
+
+``--ovconform-model PATH`` adds a model file of your own (:mod:`ovconform.models.own_model`: IR v11,
+or what OpenVINO's frontends read; inputs from ``--ovconform-model-inputs`` or drawn from its
+declared shapes), tested the same way under the file's name.
 
 ``--ovconform-models quick`` (the default) runs the quick tier (the small decoder, the smaller
 CNNs, ResNet-50's full depth on a 64x64 image); ``full`` adds every architecture at its real size.
@@ -20,9 +24,10 @@ import numpy as np
 import pytest
 
 from ovconform import models
-from ovconform.ir import Model
+from ovconform.ir import Model, Type
 from ovconform.suites import _locate, _repro, _triage
 from ovconform.suites import _op_runner as R
+from ovconform.tolerances import execution_type
 
 pytestmark = pytest.mark.entity("model")
 
@@ -34,10 +39,20 @@ def model_tier(config: pytest.Config) -> str:
     return config.getoption("ovconform_models", None) or "quick"
 
 
+def _own_models(config: pytest.Config) -> list[Any]:
+    """The ``--ovconform-model`` files (none without the option; read once, checked at configure)."""
+    if not config.getoption("ovconform_model", None):
+        return []
+    from ovconform.models.own_model import own_models_from_config
+
+    return own_models_from_config(config)
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "architecture" in metafunc.fixturenames:
-        names = [a.name for a in models.architectures(model_tier(metafunc.config))]
-        metafunc.parametrize("architecture", names)
+        names: list[Any] = [a.name for a in models.architectures(model_tier(metafunc.config))]
+        own = _own_models(metafunc.config)
+        metafunc.parametrize("architecture", names + own, ids=names + [m.name for m in own])
 
 
 def _step_errors(comparisons: list[tuple[str, Any]], steps: int) -> list[dict[str, Any]]:
@@ -71,11 +86,12 @@ def _write_repro(request: pytest.FixtureRequest, device: str, spec: str, model: 
 
 
 def test_real_model(request: pytest.FixtureRequest, ov_core: Any, ov_device_name: str, ov_plugin_spec: str,
-                    architecture: str, record_ov_fact: Callable[[str, Any], None]) -> None:
-    """The architecture computes what REFERENCE computes, within the model tolerance, at every step."""
-    arch = models.get(architecture)
+                    architecture: Any, record_ov_fact: Callable[[str, Any], None]) -> None:
+    """The architecture (or a model file given with ``--ovconform-model``) computes what REFERENCE
+    computes, within the model tolerance, at every step."""
+    arch: Any = models.get(architecture) if isinstance(architecture, str) else architecture
     record_ov_fact("model", arch.name)
-    record_ov_fact("source", "ovconform.models")
+    record_ov_fact("source", "ovconform.models" if isinstance(architecture, str) else str(arch.path))
     model = arch.build()
     steps = arch.make_steps(model)
     answer = R.declared_nodes(ov_core, ov_device_name, model)
@@ -85,11 +101,15 @@ def test_real_model(request: pytest.FixtureRequest, ov_core: Any, ov_device_name
         record_ov_fact("unclaimed_ops", unclaimed[:20])
         pytest.skip(f"model {arch.name!r}: {NOT_DECLARED}: {', '.join(unclaimed[:10])}")
     try:
-        got = R.run_on_device(ov_core, ov_device_name, model, steps)
+        compiled = ov_core.compile_model(model, ov_device_name)
+        got = R.run_on_device(ov_core, ov_device_name, model, steps, compiled)
     except Exception as e:  # noqa: BLE001 - the message names the error
         pytest.fail(f"{DECLARED_FAILED} model {arch.name!r}: {type(e).__name__}: {e}")
     expected = R.run_reference(model, steps)
-    tols = [R.model_tolerance(ov_device_name, r.get_input_element_type(0)) for r in model.get_results()]
+    precision = R.execution_precision(compiled)  # the bounds follow INFERENCE_PRECISION_HINT, as in the op suite
+    if precision is not None and execution_type(Type.f32, precision) != Type.f32:
+        record_ov_fact("precision", precision.name)
+    tols = [R.model_tolerance(ov_device_name, r.get_input_element_type(0), precision) for r in model.get_results()]
     comparisons = R.compare_outputs(model, got, expected, tols)
     for name, value in R.summary(comparisons).items():
         record_ov_fact(name, value)

@@ -8,7 +8,9 @@ from typing import Any
 import numpy as np
 import openvino as ov
 import openvino.opset3 as ov3
+import openvino.opset5 as ov5
 import openvino.opset6 as ov6
+import openvino.opset8 as ov8
 import openvino.opset16 as ov16
 from openvino import op as ov_op
 from openvino.utils.node_factory import NodeFactory
@@ -67,8 +69,58 @@ def _make(node: Node, ins: list[Any], variables: dict[str, Any]) -> Any:
         return ov6.read_value(ins[0].get_node(), var) if ins else ov6.read_value(var)
     if t == "Assign":
         return ov6.assign(ins[0].get_node(), _variable(node, variables))
+    if t in ("If", "Loop", "TensorIterator"):
+        return _control_flow(node, ins)
     factory = _FACTORIES.setdefault(v, NodeFactory(f"opset{v}"))
     return factory.create(t, ins, {k: _attr(a) for k, a in node.attrs.items()})
+
+
+def _control_flow(node: Node, ins: list[Any]) -> Any:
+    """If-8, Loop-5, TensorIterator-1 with their bodies rebuilt and their port maps set through
+    openvino's own methods (``set_input``/``set_output``, ``set_*_input``, ``get_iter_value``,
+    ``get_concatenated_slices``)."""
+    from ovconform.ir import ConcatOutputDescription, MergedInputDescription, SliceInputDescription
+
+    bodies = [to_openvino(b)[0] for b in node.attrs["bodies"]]
+    ins_d, outs_d = node.attrs["input_descriptions"], node.attrs["output_descriptions"]
+    if node.type_name == "If":
+        made = ov8.if_op(ins[0])
+        made.set_then_body(bodies[0])
+        made.set_else_body(bodies[1])
+        for k in range(1, len(ins)):
+            params = [next((body.get_parameters()[d.body_parameter_index] for d in ins_d[b]
+                            if d.input_index == k), None) for b, body in enumerate(bodies)]
+            made.set_input(ins[k], params[0], params[1])
+        for j in range(node.get_output_size()):
+            results = [next(body.get_results()[d.body_value_index] for d in outs_d[b] if d.output_index == j)
+                       for b, body in enumerate(bodies)]
+            made.set_output(results[0], results[1])
+        return made
+    body = bodies[0]
+    params, results = body.get_parameters(), body.get_results()
+    if node.type_name == "Loop":
+        made = ov5.loop(ins[0], ins[1])
+        made.set_function(body)
+        ports = node.attrs["special_body_ports"]
+        made.set_special_body_ports([ports.current_iteration_input_idx, ports.body_condition_output_idx])
+    else:
+        made = ov8.tensor_iterator()
+        made.set_body(body)
+    for d in ins_d[0]:
+        param, value = params[d.body_parameter_index], ins[d.input_index]
+        if isinstance(d, SliceInputDescription):
+            made.set_sliced_input(param, value, d.start, d.stride, d.part_size, d.end, d.axis)
+        elif isinstance(d, MergedInputDescription):
+            made.set_merged_input(param, value, results[d.body_value_index].input_value(0))
+        else:
+            made.set_invariant_input(param, value)
+    for d in sorted(outs_d[0], key=lambda d: d.output_index):
+        value = results[d.body_value_index].input_value(0)
+        if isinstance(d, ConcatOutputDescription):
+            made.get_concatenated_slices(value, d.start, d.stride, d.part_size, d.end, d.axis)
+        else:
+            made.get_iter_value(value, -1)
+    return made
 
 
 def to_openvino(model: Model) -> tuple[ov.Model, dict[int, Any]]:

@@ -7,6 +7,10 @@ Names (see :func:`available`):
 * the four perf-anchor models of ``perf-anchors.md`` (the sizes the REFERENCE speed targets are
   measured on): ``cnn``, ``attention``, ``eltwise`` and ``anchor:mlp`` (the bare name ``mlp`` is
   the zoo's; ``zoo:NAME`` and ``anchor:NAME`` always pick one set);
+* the real architectures of :mod:`ovconform.models` (``resnet50``, ``bert_base``, ``llama_decoder``,
+  ...; ``ovconform models`` lists them; ``arch:NAME`` always picks one), fed their first step (a
+  decoder: its 32-token prefill, its KV cache reset before every run, see
+  :mod:`ovconform.bench.runner`);
 * a path to an IR v11 ``.xml`` file (weights from the ``.bin`` beside it).
 
 Anchor weights are seeded standard normals scaled by ``1/sqrt(fan_in)``; every op is named, so
@@ -26,7 +30,7 @@ from ovconform import opset as ops
 from ovconform.errors import NotFoundError
 from ovconform.ir import Model, Node, Output, Type
 
-__all__ = ["ANCHORS", "BenchModel", "available", "resolve_model", "zoo_names"]
+__all__ = ["ANCHORS", "BenchModel", "architecture_names", "available", "resolve_model", "zoo_names"]
 
 F32 = Type.f32
 
@@ -151,15 +155,24 @@ def zoo_names() -> list[str]:
     return [n for n, z in _zoo().items() if not z.skip]
 
 
+def architecture_names() -> list[str]:
+    """The real architectures (:data:`ovconform.models.ARCHITECTURES`), by name."""
+    from ovconform.models import ARCHITECTURES
+
+    return [a.name for a in ARCHITECTURES]
+
+
 def available() -> list[str]:
     """Every model name :func:`resolve_model` accepts (besides paths to .xml files)."""
     zoo = zoo_names()
-    return [*zoo, *(f"anchor:{n}" if n in zoo else n for n in ANCHORS)]
+    taken = {*zoo, *ANCHORS}
+    return [*zoo, *(f"anchor:{n}" if n in zoo else n for n in ANCHORS),
+            *(f"arch:{n}" if n in taken else n for n in architecture_names())]
 
 
 def resolve_model(spec: str, seed: int = 0) -> BenchModel:
-    """The model named ``spec`` (zoo name, anchor name, ``zoo:NAME``, ``anchor:NAME``) or stored
-    at the .xml path ``spec``.
+    """The model named ``spec`` (zoo name, anchor name, architecture name, ``zoo:NAME``,
+    ``anchor:NAME``, ``arch:NAME``) or stored at the .xml path ``spec``.
 
     :raises NotFoundError: naming the spec and listing the available names.
     """
@@ -175,6 +188,12 @@ def resolve_model(spec: str, seed: int = 0) -> BenchModel:
         return BenchModel(name, model, "zoo", entry.make_steps(model)[0])
     if kind in ("", "anchor") and name in ANCHORS:
         return BenchModel(name if kind == "" else spec, ANCHORS[name](), "anchor")
+    if kind in ("", "arch") and name in architecture_names():
+        from ovconform import models
+
+        arch = models.get(name)
+        model = arch.build()
+        return BenchModel(name, model, "ovconform.models", arch.make_steps(model)[0])
     raise NotFoundError(f"--model {spec!r} names no model; available: {', '.join(available())}; "
                         "or give a path to an IR .xml file.")
 

@@ -27,6 +27,7 @@ each stream ``cores // streams``), and the figures were measured with what it se
 
 from __future__ import annotations
 
+import dataclasses
 import queue
 import statistics
 import time
@@ -79,10 +80,17 @@ class BenchConfig:
     percentile: int = 50
     perf_count: bool = True
     properties: dict[str, Any] = field(default_factory=dict)
-    data_shape: dict[str, list[int]] | None = None
+    #: the tensors' shapes of dynamic inputs: one {name: dims}, or several used in turn
+    #: (benchmark_app's -data_shape groups)
+    data_shape: dict[str, list[int]] | list[dict[str, list[int]]] | None = None
     progress: bool | None = False
     counter_samples: int = 4
     blas_threads: int | None = None
+    #: INFERENCE_PRECISION_HINT (benchmark_app's -infer_precision)
+    infer_precision: str | None = None
+    #: properties under every other setting (benchmark_app's -load_config entry of the device:
+    #: the command line has the higher priority)
+    base_config: dict[str, Any] = field(default_factory=dict)
 
     def resolved(self) -> BenchConfig:
         """A copy with defaults filled in and every value checked (ValidationError otherwise)."""
@@ -108,9 +116,9 @@ class BenchConfig:
             raise ValidationError(f"nireq={self.nireq} needs the async API; the sync API runs one request.")
         check_percentile(self.percentile)
         duration = self.duration_s if (self.duration_s or self.niter) else DEFAULT_DURATION_S
-        return BenchConfig(api, hint, self.nireq, self.nstreams, self.niter, duration, self.inputs, self.seed,
-                           self.pool, self.percentile, self.perf_count, dict(self.properties), self.data_shape,
-                           self.progress, max(int(self.counter_samples), 0), self.blas_threads)
+        return dataclasses.replace(self, api=api, hint=hint, duration_s=duration, properties=dict(self.properties),
+                                   counter_samples=max(int(self.counter_samples), 0),
+                                   base_config=dict(self.base_config))
 
 
 @dataclass
@@ -153,14 +161,16 @@ class BenchResult:
 
 
 def _compile_config(cfg: BenchConfig, supported: Mapping[str, Any]) -> dict[str, Any]:
-    config: dict[str, Any] = {}
+    config: dict[str, Any] = dict(cfg.base_config)
     hint = HINTS[cfg.hint or "throughput"]
     if hint is not None and P.PERFORMANCE_HINT in supported:
         config[P.PERFORMANCE_HINT] = hint
     if cfg.nstreams is not None:
         config[P.NUM_STREAMS] = cfg.nstreams
-    if cfg.perf_count:
-        config[P.PERF_COUNT] = True
+    if cfg.perf_count or P.PERF_COUNT in config or P.PERF_COUNT in supported:
+        config[P.PERF_COUNT] = cfg.perf_count  # set either way, as benchmark_app does
+    if cfg.infer_precision is not None:
+        config[P.INFERENCE_PRECISION_HINT] = cfg.infer_precision
     config.update(cfg.properties)
     return config
 
@@ -306,17 +316,22 @@ def run_benchmark(core: Any, device: str, bench_model: BenchModel, config: Bench
     blas_at_start = blas_info().get("threads")
     model = bench_model.model
     pool_sets = cfg.niter if cfg.niter is not None else cfg.pool
-    pool = I.make_pool(model, cfg.inputs, cfg.seed, min(pool_sets, cfg.pool), example=bench_model.example_inputs,
-                       data_shape=cfg.data_shape)
+    groups = cfg.data_shape if isinstance(cfg.data_shape, list) else [cfg.data_shape]
+    pool = [tensors for group in groups or [None]
+            for tensors in I.make_pool(model, cfg.inputs, cfg.seed, min(pool_sets, cfg.pool),
+                                       example=bench_model.example_inputs, data_shape=group or None)]
     supported = dict(core.get_property(device, P.SUPPORTED_PROPERTIES))
     compile_config = _compile_config(cfg, supported)
     t0 = time.perf_counter()
     compiled = core.compile_model(model, device, compile_config)
     compile_ms = (time.perf_counter() - t0) * 1000.0
     props = _read_back(compiled, (P.PERFORMANCE_HINT, P.NUM_STREAMS, P.OPTIMAL_NUMBER_OF_INFER_REQUESTS,
-                                  P.EXECUTION_DEVICES, P.PERF_COUNT, P.INFERENCE_PRECISION_HINT))
+                                  P.EXECUTION_DEVICES, P.PERF_COUNT, P.INFERENCE_PRECISION_HINT,
+                                  P.LOADED_FROM_CACHE))
     nireq = 1 if cfg.api == "sync" else (cfg.nireq or _optimal(props))
     requests = [compiled.create_infer_request() for _ in range(nireq)]
+    if model.get_sinks():  # a stateful model (a decoder's KV cache): every run starts from the initial state
+        requests = [_FromInitialState(r) for r in requests]
     for request in requests:
         _set_inputs(request, pool[0])
     t0 = time.perf_counter()
@@ -345,6 +360,27 @@ def run_benchmark(core: Any, device: str, bench_model: BenchModel, config: Bench
         (result.runtime_model, result.runtime_originals, result.runtime_types, result.runtime_consumers,
          result.runtime_error) = _runtime_map(compiled)
     return result
+
+
+class _FromInitialState:
+    """A request of a stateful model that resets its state before each run (``reset_state``, as a
+    new sequence would), so that every run infers the same thing: a decoder's prefill on an empty
+    KV cache, not on a cache that grows by the prefill's length at every iteration. The reset is
+    inside the timed run (microseconds next to an inference)."""
+
+    def __init__(self, request: Any) -> None:
+        self._request = request
+
+    def infer(self, *args: Any, **kwargs: Any) -> Any:
+        self._request.reset_state()
+        return self._request.infer(*args, **kwargs)
+
+    def start_async(self, *args: Any, **kwargs: Any) -> Any:
+        self._request.reset_state()
+        return self._request.start_async(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._request, name)
 
 
 def _warm_up(requests: list[Any], history: list[list[float]]) -> float:

@@ -14,10 +14,17 @@ import weakref
 from typing import TYPE_CHECKING, Any, BinaryIO, ClassVar
 
 from ovconform import properties as P
+from ovconform.contract import encryption
 from ovconform.contract.async_infer_request import AsyncInferRequest, Results
 from ovconform.contract.executors import ImmediateExecutor, ITaskExecutor, StreamsExecutor
-from ovconform.contract.sync_infer_request import SyncInferRequest
-from ovconform.errors import NotFoundError, NotImplementedByDeviceError, PropertyError, ValidationError
+from ovconform.contract.sync_infer_request import ProfilingStatus, SyncInferRequest
+from ovconform.errors import (
+    NotFoundError,
+    NotImplementedByDeviceError,
+    OVConformError,
+    PropertyError,
+    ValidationError,
+)
 from ovconform.ir import Model, Output
 
 if TYPE_CHECKING:
@@ -65,10 +72,16 @@ class CompiledModel:
         owner = f"compiled model {model.friendly_name!r} on {plugin.device_name!r}"
         self._config = config.restricted(owner, self.rw_properties, [*_BASE_RO, *self._ro_property_names()])
         self._loaded_from_cache = bool(loaded_from_cache)
+        #: CACHE_ENCRYPTION_CALLBACKS of compile_model / import_model (set by the plugin base).
+        self._encryption: P.EncryptionCallbacks | None = None
         self._request_ids = itertools.count()
         self._ids_lock = threading.Lock()
         self._default_request: AsyncInferRequest | None = None
         self._default_lock = threading.Lock()
+        #: {node name: microseconds} of the last completed run with profiling on (execTimeMcs);
+        #: kept only when the runtime model is the base class's
+        self._last_run_us: dict[str, float] = {}
+        self._records_runs = type(self).get_runtime_model is CompiledModel.get_runtime_model
         self._callback_executor = callback_executor or ImmediateExecutor()
         self._task_executor = task_executor or plugin.acquire_task_executor(self._streams, config)
         if isinstance(self._task_executor, StreamsExecutor) and task_executor is None:
@@ -197,23 +210,53 @@ class CompiledModel:
 
     # -- export and runtime model ----------------------------------------------------------------
     def export_model(self, stream: BinaryIO | None = None) -> bytes:
-        """The exported blob; also written to ``stream`` when given."""
+        """The exported blob (encrypted when the model was compiled or imported with
+        CACHE_ENCRYPTION_CALLBACKS); also written to ``stream`` when given."""
         blob = self._export()
+        if self._encryption is not None:
+            blob = encryption.encrypt_blob(blob, self._encryption, self.device_name)
         if stream is not None:
             stream.write(blob)
         return blob
 
     def get_runtime_model(self) -> Model:
-        """A copy of the compiled model with execution info in each node's rt_info."""
+        """A copy of the compiled model with OpenVINO's execution info in each node's rt_info
+        (``ov::exec_model_info``): layerType, execOrder, primitiveType, originalLayersNames,
+        outputPrecisions, outputLayouts, runtimePrecision and execTimeMcs.
+
+        execTimeMcs is "not_executed" until a request completed a run with PERF_COUNT on; then it
+        is the node's time in the last completed run of any request (microseconds), from that
+        request's ``get_profiling_info()`` counters named after the node (summed when several
+        are; "not_executed" for a node with none, or whose counters are NOT_RUN / OPTIMIZED_OUT).
+        """
         runtime = self._model.clone()
+        times = self._last_run_us if self.profiling_enabled else {}
         for order, node in enumerate(runtime.get_ordered_ops()):
             types = [str(node.get_output_element_type(i)) for i in range(node.get_output_size())]
+            time_us = times.get(node.friendly_name)
             node.rt_info.update({
                 "layerType": node.type_name, "execOrder": str(order), "primitiveType": self._impl_type(node),
-                "execTimeMcs": "not_executed", "originalLayersNames": node.friendly_name,
+                "execTimeMcs": "not_executed" if time_us is None else f"{time_us:.3f}",
+                "originalLayersNames": node.friendly_name,
                 "outputPrecisions": ",".join(types), "runtimePrecision": types[0] if types else "",
+                "outputLayouts": ",".join(_plain_layout(node, i) for i in range(node.get_output_size())),
             })
         return runtime
+
+    def record_run(self, request: SyncInferRequest) -> None:
+        """Called by a request after each completed run: with PERF_COUNT on (and the base
+        :meth:`get_runtime_model`), keep its executed counters by node name for execTimeMcs."""
+        if not self._records_runs or not self.profiling_enabled:
+            return
+        try:
+            infos = list(request.get_profiling_info())
+        except OVConformError:
+            return
+        times: dict[str, float] = {}
+        for info in infos:
+            if info.status == ProfilingStatus.EXECUTED:
+                times[info.node_name] = times.get(info.node_name, 0.0) + info.real_time.total_seconds() * 1e6
+        self._last_run_us = times
 
     def _impl_type(self, node: Any) -> str:
         return "ref"
@@ -239,6 +282,15 @@ class CompiledModel:
 
     def __repr__(self) -> str:
         return f"<CompiledModel {self.model_name!r} on {self.device_name!r}>"
+
+
+def _plain_layout(node: Any, index: int) -> str:
+    """The plain (row-major) layout of an output as OpenVINO's exec graph writes it: one letter
+    per dimension ("abcd" for rank 4), "?" for a dynamic rank."""
+    shape = node.get_output_partial_shape(index)
+    if not shape.has_rank() or len(list(shape)) > 26:
+        return "?"
+    return "abcdefghijklmnopqrstuvwxyz"[:len(list(shape))]
 
 
 def _get(store: P.PropertyStore, name: str, default: Any) -> Any:

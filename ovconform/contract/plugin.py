@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ovconform import properties as P
-from ovconform.contract import names
+from ovconform.contract import encryption, names
 from ovconform.contract.compiled_model import CompiledModel
 from ovconform.contract.executors import ExecutorManager, StreamsExecutor, StreamsExecutorConfig, get_executor_manager
 from ovconform.contract.tensor import RemoteContext
@@ -32,6 +32,7 @@ from ovconform.errors import (
     ValidationError,
 )
 from ovconform.ir import Model, Node, Type
+from ovconform.ir._subgraph import bodies_supported
 
 __all__ = ["Plugin", "Version"]
 
@@ -92,6 +93,10 @@ class Plugin:
     #: Op types the device supports (None: all); used by the default :meth:`_is_node_supported`.
     supported_ops: ClassVar[frozenset[str] | None] = None
     range_for_async_infer_requests: ClassVar[tuple[int, int, int]] = (1, 1, 1)
+    #: Whether the device compiles models with dynamic input shapes. A static-only device sets
+    #: False: compile_model then refuses a model with a dynamic input (NotImplementedByDeviceError
+    #: naming it, OpenVINO's OVNotSupportRequestDynamicTests) and the dynamic-shape suites skip.
+    supports_dynamic_shapes: ClassVar[bool] = True
     version: ClassVar[Version | None] = None
     compiled_model_class: ClassVar[type[CompiledModel]] = CompiledModel
 
@@ -230,14 +235,30 @@ class Plugin:
         """Compile a clone of ``model`` with the plugin's properties under ``properties``."""
         source = _as_model(model, "compile_model")
         self._check_context(context, "compile_model")
-        config = self._config.merged(properties)
+        props = dict(properties or {})
+        callbacks = encryption.pop_callbacks(props)
+        config = self._config.merged(props)
+        self._check_static(source)
         try:
-            return self._compile_model(source.clone(), config, context)
+            compiled = self._compile_model(source.clone(), config, context)
         except OVConformError:
             raise
         except Exception as e:
             raise CompileError(f"device {self._name!r} failed to compile model {source.friendly_name!r}: "
                                f"{type(e).__name__}: {e}") from e
+        compiled._encryption = callbacks
+        return compiled
+
+    def _check_static(self, model: Model) -> None:
+        """A static-only device (``supports_dynamic_shapes = False``) refuses dynamic inputs."""
+        if type(self).supports_dynamic_shapes:
+            return
+        dynamic = [f"{p.friendly_name} {p.get_output_partial_shape(0)}" for p in model.get_parameters()
+                   if p.get_output_partial_shape(0).is_dynamic]
+        if dynamic:
+            raise NotImplementedByDeviceError(
+                f"device {self._name!r} supports static shapes only, and model {model.friendly_name!r} has "
+                f"dynamic inputs: {', '.join(dynamic)}; reshape the model to static shapes first.")
 
     def query_model(self, model: Model, properties: Mapping[str, Any] | None = None) -> dict[str, str]:
         """``{original op friendly name: "DEVICE.id"}`` for every op the device supports."""
@@ -249,7 +270,8 @@ class Plugin:
     def _supported_names(self, model: Model, config: P.PropertyStore) -> set[str]:
         ops = model.get_ordered_ops()
         compute = {n.friendly_name for n in ops
-                   if n.type_name not in _HOUSEKEEPING and self._is_node_supported(n, config)}
+                   if n.type_name not in _HOUSEKEEPING and self._is_node_supported(n, config)
+                   and bodies_supported(n, lambda b: self._is_node_supported(b, config))}
         out = set(compute)
         for node in ops:
             if node.type_name not in _HOUSEKEEPING or not self._is_node_supported(node, config):
@@ -269,10 +291,12 @@ class Plugin:
         self._check_context(context, "import_model")
         props = dict(properties or {})
         loaded = P.parse_value(P.LOADED_FROM_CACHE, props.pop(P.LOADED_FROM_CACHE, False))
+        callbacks = encryption.pop_callbacks(props)
         config = self._config.merged(props)
         if not blob:
             raise ImportModelError(f"device {self._name!r} cannot import an empty stream "
                                    "(no device header).")
+        blob = encryption.decrypt_blob(blob, callbacks, self._name)
         try:
             compiled = self._import_model(blob, config, context)
         except (ImportModelError, NotImplementedByDeviceError):
@@ -281,6 +305,7 @@ class Plugin:
             raise ImportModelError(f"device {self._name!r} could not import the blob: "
                                    f"{type(e).__name__}: {e}") from e
         compiled._loaded_from_cache = bool(loaded)
+        compiled._encryption = callbacks
         return compiled
 
     def _check_context(self, context: Any, what: str) -> None:

@@ -450,6 +450,8 @@ class SyncInferRequest:
                              f"stage {name!r} failed: {type(e).__name__}: {e}") from e
         finally:
             self._durations[name] = time.perf_counter() - start
+        if name == POSTPROCESS:  # a run completed: the runtime model's execTimeMcs come from it
+            self._compiled_model.record_run(self)
 
     def _preprocess(self) -> None:
         self.gather_batched_inputs()

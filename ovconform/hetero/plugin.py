@@ -44,7 +44,7 @@ import numpy as np
 
 from ovconform import properties as P
 from ovconform.contract.compiled_model import CompiledModel
-from ovconform.contract.plugin import Plugin
+from ovconform.contract.plugin import Plugin, _read_stream
 from ovconform.contract.sync_infer_request import ProfilingInfo, ProfilingStatus, SyncInferRequest, VariableState
 from ovconform.contract.tensor import Tensor
 from ovconform.errors import CompileError, OVConformError, UnsupportedOpError, ValidationError
@@ -189,7 +189,7 @@ def build_stage_model(stage: Stage, name: str, needed_outside: Callable[[Output,
 
 
 def _copy(node: Node, inputs: list[Output]) -> Node:
-    copy = make_node(node.type_name, node.version, inputs, dict(node.attrs), node.friendly_name, node.data)
+    copy = make_node(node.type_name, node.version, inputs, node.get_attributes(), node.friendly_name, node.data)
     copy.rt_info.update(node.rt_info)
     return copy
 
@@ -400,10 +400,16 @@ class HeteroPlugin(Plugin):
         """Rebuild a :class:`HeteroCompiledModel` from :meth:`HeteroCompiledModel.export_model`'s
         blob. Its configuration comes back under the call's properties; its devices are the blob's
         own (a device list in the name or in ``properties`` is ignored, as OpenVINO does)."""
+        from ovconform.contract import encryption
         from ovconform.hetero.io import import_properties
 
-        data, props = import_properties(self, stream, properties)
-        return super().import_model(data, props, context)
+        given = dict(properties or {})
+        callbacks = encryption.pop_callbacks(given)  # an encrypted blob is opened before it is read
+        data, props = import_properties(self, encryption.decrypt_blob(_read_stream(stream), callbacks,
+                                                                      self.device_name), given)
+        compiled = super().import_model(data, props, context)
+        compiled._encryption = callbacks
+        return compiled
 
     def _import_model(self, blob: bytes, config: P.PropertyStore, context: Any) -> HeteroCompiledModel:
         from ovconform.hetero.io import import_compiled

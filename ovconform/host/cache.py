@@ -35,6 +35,8 @@ def _canon(value: Any) -> str:
         return f"T:{value.name}"
     if isinstance(value, PartialShape):
         return f"S:{value}"
+    if isinstance(value, Model):  # a control-flow node's body: by content
+        return f"M:{model_digest(value).hex()}"
     if isinstance(value, np.ndarray):
         return f"A:{value.dtype}:{value.shape}:{hashlib.sha256(np.ascontiguousarray(value).tobytes()).hexdigest()}"
     if isinstance(value, Mapping):
@@ -80,8 +82,9 @@ def model_digest(model: Model) -> bytes:
 
 #: Compile properties that say how a blob is stored or read, not what it computes: they are not
 #: part of the key (as in OpenVINO, a blob cached with CACHE_MODE=OPTIMIZE_SIZE is found by a
-#: compile that only gives WEIGHTS_PATH).
-UNKEYED: Final = frozenset({P.CACHE_MODE, P.ENABLE_WEIGHTLESS, P.WEIGHTS_PATH, P.COMPILED_BLOB})
+#: compile that only gives WEIGHTS_PATH; CACHE_ENCRYPTION_CALLBACKS are functions, with no stable text).
+UNKEYED: Final = frozenset({P.CACHE_MODE, P.ENABLE_WEIGHTLESS, P.WEIGHTS_PATH, P.COMPILED_BLOB,
+                            P.CACHE_ENCRYPTION_CALLBACKS})
 
 
 def cache_key(model: Model, device: str, caching_values: Mapping[str, Any],

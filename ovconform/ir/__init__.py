@@ -7,6 +7,14 @@ from ovconform.ir._graph import Input, Model, Node, Output, constant_value, desc
 from ovconform.ir._layout import Layout
 from ovconform.ir._opdef import REQUIRED, AttrSpec, OpDef, all_op_types, all_opdefs, define_op, get_opdef
 from ovconform.ir._shape import Dimension, PartialShape, as_dimension, as_partial_shape
+from ovconform.ir._subgraph import (
+    BodyOutputDescription,
+    ConcatOutputDescription,
+    InvariantInputDescription,
+    MergedInputDescription,
+    SliceInputDescription,
+    SpecialBodyPorts,
+)
 from ovconform.ir._types import (
     ALL_TYPES,
     ELEMENT_TYPES,
@@ -24,5 +32,7 @@ __all__ = [
     "PartialShape", "Type", "all_op_types", "all_opdefs", "as_dimension", "as_partial_shape",
     "as_type", "bf16_to_f32", "constant_value", "define_op", "describe", "f32_to_bf16",
     "get_opdef", "make_node",
+    "BodyOutputDescription", "ConcatOutputDescription", "InvariantInputDescription", "MergedInputDescription",
+    "SliceInputDescription", "SpecialBodyPorts",
     "ELEMENT_TYPES", "STORAGE_TYPES", "byte_size", "check_values", "holding_array",
 ]

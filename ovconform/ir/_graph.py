@@ -553,6 +553,10 @@ class Model:
         m.rt_info = copy.deepcopy(self.rt_info)
         return m
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Model:
+        """``copy.deepcopy`` of a model (a control-flow node's body) is its :meth:`clone`."""
+        return self.clone()
+
     def __repr__(self) -> str:
         return (f"<Model: {self._name!r} inputs={[str(o.get_partial_shape()) for o in self.inputs]} "
                 f"outputs={len(self._results)}>")

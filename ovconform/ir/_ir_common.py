@@ -31,6 +31,8 @@ MAX_PORTS: Final = 4_096
 MAX_RANK: Final = 64
 MAX_DIM: Final = 2**63 - 1
 MAX_RT_INFO_DEPTH: Final = 32
+#: Sub-graph bodies (If, Loop, TensorIterator) nested deeper than this are refused.
+MAX_BODY_DEPTH: Final = 16
 
 #: Opset names OpenVINO writes that differ from ``opset<version>``: (type, opset number) -> version.
 #: ``ov::op::v1::LogicalXor`` carries the version id "opset2" although it is in opset1.

@@ -21,8 +21,10 @@ if TYPE_CHECKING:
 REQUIRED: Final = object()
 
 #: Attribute kinds and the Python values they hold.
-#: bool, int, float, str; ints/floats/strs (lists); type (Type); shape (PartialShape).
-ATTR_KINDS: Final = ("bool", "int", "float", "str", "ints", "floats", "strs", "type", "shape")
+#: bool, int, float, str; ints/floats/strs (lists); type (Type); shape (PartialShape);
+#: subgraph (the bodies and port maps of If/Loop/TensorIterator, :mod:`ovconform.ir._subgraph`: checked
+#: by the op's inference, written as ``<body>``/``<port_map>`` elements, never into ``<data>``).
+ATTR_KINDS: Final = ("bool", "int", "float", "str", "ints", "floats", "strs", "type", "shape", "subgraph")
 
 InferResult = Sequence[tuple[Type, PartialShape]]
 
@@ -59,6 +61,8 @@ class AttrSpec:
 def _coerce_kind(kind: str, value: Any) -> Any:
     import numpy as np
 
+    if kind == "subgraph":
+        return value
     try:
         if kind == "bool":
             if isinstance(value, (bool, np.bool_)):

@@ -10,13 +10,17 @@ Hostile input is bounded: a DOCTYPE (and so any entity) is refused before it is 
 document size, element, layer, edge, port and rank counts and the rt_info depth are capped
 (``MAX_XML_BYTES`` = 64 MiB, ``MAX_XML_ELEMENTS`` = 2,000,000, ``MAX_LAYERS`` = 200,000,
 ``MAX_EDGES`` = 1,000,000, ``MAX_PORTS`` = 4,096 per layer, ``MAX_RANK`` = 64,
-``MAX_RT_INFO_DEPTH`` = 32, in ``ovconform.ir._ir_common``); dims, ids, offsets and sizes must fit
-in int64; constants are read-only views into one copy of the weights (never copied per layer),
+``MAX_RT_INFO_DEPTH`` = 32, ``MAX_BODY_DEPTH`` = 16 nested sub-graph bodies, in
+``ovconform.ir._ir_common``); dims, ids, offsets and sizes must fit in int64; constants are
+read-only views into one copy of the weights (never copied per layer),
 so memory stays proportional to the XML tree plus the weights (packed types, u1 to u6, i4, nf4
 and f4e2m1, are unpacked to one byte per element: at most 8 bytes per weight byte; strings are
 decoded only after their count and offsets are checked against the Constant's size).
 
-Element types and the weights layout of each are in :mod:`ovconform.ir._element_codec`. An empty
+Element types and the weights layout of each are in :mod:`ovconform.ir._element_codec`. If-8, Loop-5
+and TensorIterator-1 layers hold their bodies (``<body>``, or ``<then_body>``/``<else_body>``, each
+read as a model of its own: its tensor names are its own) and port maps (``<port_map>`` or
+``<then_port_map>``/``<else_port_map>``, ``<back_edges>``), as ``openvino.save_model`` writes them. An empty
 Constant may have ``size="0"`` or ``size="1"`` (``openvino.save_model`` writes one zero byte).
 """
 
@@ -48,6 +52,14 @@ from ovconform.ir._ir_common import (
 )
 from ovconform.ir._opdef import OpDef, canonical_type_name, get_opdef
 from ovconform.ir._shape import PartialShape
+from ovconform.ir._subgraph import (
+    BodyOutputDescription,
+    ConcatOutputDescription,
+    InvariantInputDescription,
+    MergedInputDescription,
+    SliceInputDescription,
+    SpecialBodyPorts,
+)
 from ovconform.ir._types import Type, byte_size
 
 __all__ = ["read_model"]
@@ -196,15 +208,18 @@ class _Layer:
 
 
 class _Reader:
-    def __init__(self, root: ET.Element, weights: bytes | None) -> None:
+    def __init__(self, root: ET.Element, weights: bytes | None, body_of: str | None = None, depth: int = 0) -> None:
         self.root = root
         self.weights = weights
+        self.body_of = body_of  # "layer id=N (If 'x') then_body" while reading a sub-graph body
+        self.depth = depth
         self.layers: dict[int, _Layer] = {}
         self.nodes: dict[int, Node] = {}
         self.tensor_names: dict[str, str] = {}  # tensor name -> "layer id=N output i"
 
     def build(self) -> Model:
-        self._check_root()
+        if self.body_of is None:
+            self._check_root()
         self._read_layers()
         self._read_edges()
         for layer in self._topological_order():
@@ -221,11 +236,93 @@ class _Reader:
 
     def _section(self, tag: str, required: bool) -> ET.Element | None:
         found = self.root.findall(tag)
+        where = f"<{self.root.tag}>" if self.body_of is None else f"{self.body_of}"
         if len(found) > 1:
-            raise ReadModelError(f"<net> has {len(found)} <{tag}> sections; it must have one.")
+            raise ReadModelError(f"{where} has {len(found)} <{tag}> sections; it must have one.")
         if not found and required:
-            raise ReadModelError(f"<net> has no <{tag}> section.")
+            raise ReadModelError(f"{where} has no <{tag}> section.")
         return found[0] if found else None
+
+    # -- sub-graph bodies (If, Loop, TensorIterator) ------------------------------------------------
+    def _subgraph_attrs(self, layer: _Layer) -> dict[str, Any]:
+        """The bodies and port maps of a control-flow layer (``<body>``/``<port_map>``/``<back_edges>``,
+        or If's ``<then_body>``/``<else_body>`` with their port maps)."""
+        if self.depth >= limits.MAX_BODY_DEPTH:
+            raise ReadModelError(f"{layer.label()}: sub-graph bodies are nested deeper than {limits.MAX_BODY_DEPTH}.")
+        pairs = [("then_body", "then_port_map"), ("else_body", "else_port_map")] if layer.type == "If" \
+            else [("body", "port_map")]
+        bodies, ins, outs = [], [], []
+        ports = SpecialBodyPorts()
+        for body_tag, map_tag in pairs:
+            where = f"{layer.label()} <{body_tag}>"
+            body_elem = _one_child(layer.elem, body_tag, layer.label())
+            reader = _Reader(body_elem, self.weights, where, self.depth + 1)
+            body = reader.build()
+            params = {id(p): i for i, p in enumerate(body.get_parameters())}
+            results = {id(r): i for i, r in enumerate(body.get_results())}
+
+            def index_of(lid_text: str | None, table: dict[int, int], what: str, where: str = where,
+                         reader: _Reader = reader) -> int:
+                try:
+                    lid = parse_int(lid_text or "", "internal_layer_id", 0, limits.MAX_DIM)
+                except ValidationError as e:
+                    raise ReadModelError(f"{where}: {e}") from None
+                node = reader.nodes.get(lid)
+                if node is None or id(node) not in table:
+                    raise ReadModelError(f"{where}: internal_layer_id={lid_text!r} is not a body {what}.")
+                return table[id(node)]
+
+            back = {}
+            for pos, edge in enumerate(_children(layer.elem, "back_edges", "edge", layer.label())):
+                back[_int_attr(edge, "to-layer", f"{layer.label()} back edge {pos}", 0, limits.MAX_DIM)] = \
+                    index_of(edge.get("from-layer"), results, "Result")
+            map_elem = _one_child(layer.elem, map_tag, layer.label())
+            body_ins: list[Any] = []
+            body_outs: list[Any] = []
+            for pos, entry in enumerate(map_elem):
+                here = f"{layer.label()} <{map_tag}> entry {pos}"
+                if entry.tag not in ("input", "output"):
+                    raise ReadModelError(f"{here}: is <{entry.tag}>; only <input> and <output> are allowed.")
+                try:
+                    ext = parse_int(entry.get("external_port_id", ""), "external_port_id", -1, limits.MAX_DIM)
+                    if entry.tag == "input":
+                        p = index_of(entry.get("internal_layer_id"), params, "Parameter")
+                        if entry.get("purpose") == "current_iteration":
+                            ports = SpecialBodyPorts(p, ports.body_condition_output_idx)
+                            continue
+                        i = layer.in_index.get(ext)
+                        if i is None:
+                            raise ReadModelError(f"{here}: the layer has no input port id={ext}.")
+                        lid = parse_int(entry.get("internal_layer_id", ""), "internal_layer_id", 0, limits.MAX_DIM)
+                        if "axis" in entry.attrib:
+                            body_ins.append(SliceInputDescription(i, p, *_slice_attrs(entry)))
+                        elif lid in back:
+                            body_ins.append(MergedInputDescription(i, p, back[lid]))
+                        else:
+                            body_ins.append(InvariantInputDescription(i, p))
+                    else:
+                        r = index_of(entry.get("internal_layer_id"), results, "Result")
+                        if entry.get("purpose") == "execution_condition":
+                            ports = SpecialBodyPorts(ports.current_iteration_input_idx, r)
+                            continue
+                        j = layer.out_index.get(ext)
+                        if j is None:
+                            raise ReadModelError(f"{here}: the layer has no output port id={ext}.")
+                        if "axis" in entry.attrib:
+                            body_outs.append(ConcatOutputDescription(r, j, *_slice_attrs(entry)))
+                        else:
+                            body_outs.append(BodyOutputDescription(r, j))
+                except ReadModelError:
+                    raise
+                except ValidationError as e:
+                    raise ReadModelError(f"{here}: {e}") from None
+            bodies.append(body)
+            ins.append(body_ins)
+            outs.append(body_outs)
+        attrs: dict[str, Any] = {"bodies": bodies, "input_descriptions": ins, "output_descriptions": outs}
+        if layer.type == "Loop":
+            attrs["special_body_ports"] = ports
+        return attrs
 
     def _read_layers(self) -> None:
         section = self._section("layers", True)
@@ -304,6 +401,8 @@ class _Reader:
     def _make(self, layer: _Layer) -> Node:
         opdef = _opdef(layer)
         attrs, data = self._attrs_and_data(layer, opdef)
+        if any(spec.kind == "subgraph" for spec in opdef.attrs):
+            attrs.update(self._subgraph_attrs(layer))
         inputs = [self.nodes[src[0]].output(src[1]) for src in layer.sources if src is not None]
         try:
             node = make_node(opdef.type_name, opdef.version, inputs, attrs, layer.name, data)
@@ -408,6 +507,34 @@ class _Reader:
 
 
 # -- layer pieces ---------------------------------------------------------------------------------
+
+def _one_child(elem: ET.Element, tag: str, where: str) -> ET.Element:
+    found = elem.findall(tag)
+    if len(found) != 1:
+        raise ReadModelError(f"{where}: has {len(found)} <{tag}> elements; a control-flow layer needs one.")
+    return found[0]
+
+
+def _children(elem: ET.Element, tag: str, child: str, where: str) -> list[ET.Element]:
+    found = elem.findall(tag)
+    if len(found) > 1:
+        raise ReadModelError(f"{where}: has {len(found)} <{tag}> elements; at most one is allowed.")
+    items = list(found[0]) if found else []
+    for pos, item in enumerate(items):
+        if item.tag != child:
+            raise ReadModelError(f"{where}: <{tag}> child {pos} is <{item.tag}>; only <{child}> is allowed.")
+    return items
+
+
+def _slice_attrs(entry: ET.Element) -> tuple[int, int, int, int, int]:
+    """(start, stride, part_size, end, axis) of a sliced input or concatenated output entry."""
+    lim = limits.MAX_DIM
+
+    def get(key: str, default: str) -> int:
+        return parse_int(entry.get(key, default), key, -lim, lim)
+
+    return get("start", "0"), get("stride", "1"), get("part_size", "1"), get("end", "-1"), get("axis", "0")
+
 
 def _int_attr(elem: ET.Element, key: str, where: str, lo: int, hi: int) -> int:
     text = elem.get(key)

@@ -31,6 +31,7 @@ from ovconform.ir._ir_common import (
     rt_value_text,
     xml_attr,
 )
+from ovconform.ir._subgraph import has_bodies
 
 if TYPE_CHECKING:
     from ovconform.ir._graph import Output
@@ -47,18 +48,19 @@ class _Writer:
         self.lines: list[str] = ['<?xml version="1.0"?>']
         self.weights = bytearray()
         self._offsets: dict[bytes, int] = {}
+        self.shift = 0  # extra indentation while a sub-graph body is written
 
     def open(self, depth: int, tag: str, attrs: Attrs | None = None) -> None:
-        self.lines.append(f"{chr(9) * depth}<{tag}{_attrs(attrs)}>")
+        self.lines.append(f"{chr(9) * (depth + self.shift)}<{tag}{_attrs(attrs)}>")
 
     def close(self, depth: int, tag: str) -> None:
-        self.lines.append(f"{chr(9) * depth}</{tag}>")
+        self.lines.append(f"{chr(9) * (depth + self.shift)}</{tag}>")
 
     def empty(self, depth: int, tag: str, attrs: Attrs | None = None) -> None:
-        self.lines.append(f"{chr(9) * depth}<{tag}{_attrs(attrs)} />")
+        self.lines.append(f"{chr(9) * (depth + self.shift)}<{tag}{_attrs(attrs)} />")
 
     def text(self, depth: int, tag: str, value: str) -> None:
-        self.lines.append(f"{chr(9) * depth}<{tag}>{value}</{tag}>")
+        self.lines.append(f"{chr(9) * (depth + self.shift)}<{tag}>{value}</{tag}>")
 
     def add_weights(self, blob: bytes) -> int:
         """Offset of ``blob`` in the weights; identical blobs share one copy."""
@@ -122,25 +124,29 @@ def serialize(model: Model, xml_path: str | os.PathLike[str] | None = None,
 
 
 def _serialize(model: Model) -> tuple[bytes, bytes]:
-    order = _layer_order(model)
-    ids = {id(node): i for i, node in enumerate(order)}
     w = _Writer()
     w.open(0, "net", [("name", xml_attr(model.get_friendly_name(), "model name")), ("version", str(IR_VERSION))])
+    _write_graph(w, model, _layer_order(model))
+    w.close(0, "net")
+    return w.result()
+
+
+def _write_graph(w: _Writer, model: Model, order: list[Node]) -> None:
+    """``<layers>``, ``<edges>`` and ``<rt_info>`` of ``model`` (the net, or a sub-graph body)."""
+    ids = {id(node): i for i, node in enumerate(order)}
     w.open(1, "layers")
     for node in order:
         _write_layer(w, node, ids[id(node)])
     w.close(1, "layers")
     _write_edges(w, order, ids)
     _write_model_rt_info(w, model.rt_info)
-    w.close(0, "net")
-    return w.result()
 
 
-def _layer_order(model: Model) -> list[Node]:
+def _layer_order(model: Model, ordered: list[Node] | None = None) -> list[Node]:
     """Parameters, other ops (topological), sinks without consumers, Results — as OpenVINO orders them."""
     params = model.get_parameters()
     results = model.get_results()
-    ordered = model.get_ordered_ops()
+    ordered = model.get_ordered_ops() if ordered is None else ordered
     consumed = {id(src.node) for n in ordered for src in n.input_values()}
     tail_sinks = [s for s in model.get_sinks() if id(s) not in consumed]
     skip = {id(n) for n in (*params, *results, *tail_sinks)}
@@ -155,11 +161,17 @@ def _write_layer(w: _Writer, node: Node, layer_id: int) -> None:
     opdef = node.opdef
     head = [("id", str(layer_id)), ("name", xml_attr(node.friendly_name, f"{what}: friendly name")),
             ("type", opdef.ir_type_name or opdef.type_name), ("version", opdef.opset)]
+    if node.type_name == "Result":  # as OpenVINO writes it: the names of the tensor the Result reads
+        names = node.input_value(0).get_names()
+        if names:
+            label = f"{what}: output names"
+            head.append(("output_names", xml_attr(format_names(names, label), label)))
     w.open(2, "layer", head)
     data = _data_attrs(w, node, what)
     if data:
         w.empty(3, "data", data)
     _write_node_rt_info(w, node.rt_info, what)
+    bodies = write_port_maps(w, node) if has_bodies(node) else None
     n_in = node.get_input_size()
     if n_in:
         w.open(3, "input")
@@ -171,6 +183,13 @@ def _write_layer(w: _Writer, node: Node, layer_id: int) -> None:
         for j, out in enumerate(node.outputs()):
             _write_port(w, n_in + j, out, out.get_names(), what)
         w.close(3, "output")
+    if bodies is not None:
+        for tag, body, order in bodies:
+            w.open(3, tag)
+            w.shift += 3
+            _write_graph(w, body, order)
+            w.shift -= 3
+            w.close(3, tag)
     w.close(2, "layer")
 
 
@@ -178,7 +197,7 @@ def _data_attrs(w: _Writer, node: Node, what: str) -> list[tuple[str, str]]:
     out = []
     for spec in node.opdef.attrs:
         value = node.attrs.get(spec.name)
-        if value is None:
+        if value is None or spec.kind == "subgraph":
             continue
         label = f"{what}: attribute {spec.name!r}"
         out.append((spec.name, xml_attr(format_attr(spec.kind, value, label), label)))
@@ -292,3 +311,89 @@ def _write_meta(w: _Writer, depth: int, key: str, value: Any, what: str, level: 
 def _check_depth(level: int, what: str) -> None:
     if level > MAX_RT_INFO_DEPTH:
         raise ValidationError(f"{what}: rt_info is nested deeper than {MAX_RT_INFO_DEPTH} levels.")
+
+
+# -- sub-graph bodies (If, Loop, TensorIterator) --------------------------------------------------------
+
+def ov_topological(model: Model) -> list[Node]:
+    """The nodes of ``model`` in the order of OpenVINO's ``topological_sort`` (a stack seeded with the
+    results, sinks and parameters; each node's inputs pushed last-first), which decides where
+    ``openvino.save_model`` puts a body's constants in the weights."""
+    stack = [*model.get_results(), *model.get_sinks(), *model.get_parameters()]
+    done: set[int] = set()
+    visited: set[int] = set()
+    order: list[Node] = []
+    while stack:
+        node = stack[-1]
+        if id(node) in done:
+            stack.pop()
+            continue
+        can_add = True
+        n = node.get_input_size()
+        for i in range(n):
+            dep = node.input_value(n - 1 - i).node
+            if id(dep) not in done and id(node) not in visited:
+                can_add = False
+                stack.append(dep)
+        if can_add:
+            order.append(node)
+            stack.pop()
+            done.add(id(node))
+        visited.add(id(node))
+    return order
+
+
+def _slicing(d: Any) -> Attrs:
+    return [("start", str(d.start)), ("end", str(d.end)), ("stride", str(d.stride)), ("part_size", str(d.part_size))]
+
+
+def write_port_maps(w: _Writer, node: Node) -> list[tuple[str, Model, list[Node]]]:
+    """Write the node's port maps and back edges as OpenVINO does; return the bodies to write (tag,
+    body, layer order) after the node's ports."""
+    from ovconform.ir._subgraph import (
+        ConcatOutputDescription,
+        MergedInputDescription,
+        SliceInputDescription,
+    )
+
+    bodies: list[Model] = node.attrs["bodies"]
+    n_in = node.get_input_size()
+    orders = [_layer_order(b, ov_topological(b)) for b in bodies]
+    lids = [{id(n): i for i, n in enumerate(order)} for order in orders]
+    is_if = node.type_name == "If"
+    tags = [("then_port_map", "then_body"), ("else_port_map", "else_body")] if is_if else [("port_map", "body")]
+    for b in (1, 0) if is_if else (0,):  # OpenVINO writes the else port map first
+        body, ids = bodies[b], lids[b]
+        params, results = body.get_parameters(), body.get_results()
+        w.open(3, tags[b][0])
+        for d in node.attrs["input_descriptions"][b]:
+            ext = [("external_port_id", str(d.input_index)),
+                   ("internal_layer_id", str(ids[id(params[d.body_parameter_index])]))]
+            if isinstance(d, SliceInputDescription):
+                w.empty(4, "input", [("axis", str(d.axis)), *ext, *_slicing(d)])
+            else:
+                w.empty(4, "input", ext)
+        for d in node.attrs["output_descriptions"][b]:
+            ext = [("external_port_id", str(n_in + d.output_index)),
+                   ("internal_layer_id", str(ids[id(results[d.body_value_index])]))]
+            if isinstance(d, ConcatOutputDescription):
+                w.empty(4, "output", [("axis", str(d.axis)), *ext, *_slicing(d)])
+            else:
+                w.empty(4, "output", ext)
+        ports = node.attrs.get("special_body_ports")
+        if ports is not None:
+            if ports.current_iteration_input_idx >= 0:
+                w.empty(4, "input", [("external_port_id", "-1"), ("internal_layer_id",
+                        str(ids[id(params[ports.current_iteration_input_idx])])), ("purpose", "current_iteration")])
+            if ports.body_condition_output_idx >= 0:
+                w.empty(4, "output", [("external_port_id", "-1"), ("internal_layer_id",
+                        str(ids[id(results[ports.body_condition_output_idx])])), ("purpose", "execution_condition")])
+        w.close(3, tags[b][0])
+        edges = [d for d in node.attrs["input_descriptions"][b] if isinstance(d, MergedInputDescription)]
+        if edges:
+            w.open(3, "back_edges")
+            for d in edges:
+                w.empty(4, "edge", [("from-layer", str(ids[id(results[d.body_value_index])])),
+                                    ("to-layer", str(ids[id(params[d.body_parameter_index])]))])
+            w.close(3, "back_edges")
+    return [(tags[b][1], bodies[b], orders[b]) for b in range(len(bodies))]

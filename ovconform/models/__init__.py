@@ -77,6 +77,12 @@ ARCHITECTURES: tuple[Architecture, ...] = (
     Architecture("llama_decoder", "Llama-style decoder, 2 layers x 256, GQA 8/2 heads, RoPE, SwiGLU, KV cache "
                  "state: prefill 32 tokens + 16 decode steps", language.llama_decoder,
                  steps=_decoder_steps(language.LLAMA_SMALL.vocab_size)),
+    *(Architecture(f"llama_decoder_{bits}", f"the Llama-style decoder with {bits} weights as OpenVINO's weight "
+                   f"compression writes them: groups of 64 channels, f16 scales{zp}, decompressed before MatMul; "
+                   "u8 embedding and LM head", partial(language.llama_decoder, language.LLAMA_SMALL,
+                                                      f"llama_decoder_{bits}", bits),
+                   steps=_decoder_steps(language.LLAMA_SMALL.vocab_size))
+      for bits, zp in (("u4", ", u4 zero points"), ("i4", ""))),
     Architecture("resnet50", "ResNet-50 v1.5, 224x224, 1000 classes", vision.resnet50, tier="full"),
     Architecture("bert_base", "BERT-base encoder: 12 layers x 768, 12 heads, sequence 128, padding mask",
                  language.bert_base, tier="full"),
@@ -117,7 +123,8 @@ def get(name: str) -> Architecture:
 
 def stats(arch: Architecture) -> dict[str, int]:
     """``{"ops", "weights", "flops"}``: ops other than Parameter/Constant/Result, the values held in
-    floating-point Constants, and the FLOPs of the first inference (counted by
+    floating-point Constants and in compressed ones (integer codes a Convert decompresses), and
+    the FLOPs of the first inference (counted by
     :mod:`ovconform.bench.flops` at the shapes of the first step, so a dynamic model is counted at
     its prefill). The model is built with zero weights: the counts depend on shapes only."""
     from ovconform.models._blocks import shapes_only

@@ -49,12 +49,18 @@ class Weights:
         self.rng = np.random.default_rng(seed)
         self.count = 0
 
-    def normal(self, *shape: int, std: float, name: str | None = None) -> Node:
+    def draw(self, *shape: int, std: float) -> np.ndarray:
+        """N(0, std²) values as an f32 array (zeros under :func:`shapes_only`), counted."""
+        self.count += int(np.prod(shape))
         if _SHAPES_ONLY.get():
-            return self._zeros(shape, name)
-        values = (self.rng.standard_normal(shape, dtype=np.float32) * np.float32(std)).astype(np.float32)
-        self.count += values.size
-        return ops.constant(values, F32, name=name)
+            return np.zeros(shape, np.float32)
+        values = self.rng.standard_normal(shape, dtype=np.float32)
+        values *= np.float32(std)  # in place: a 1.1B-weight model is not copied on the way to its Constants
+        return values
+
+    def normal(self, *shape: int, std: float, name: str | None = None) -> Node:
+        # the drawn array is the Constant's own (nothing else holds it): shared, not copied
+        return ops.constant(self.draw(*shape, std=std), F32, name=name, shared_memory=True)
 
     def he(self, *shape: int, fan_in: int, name: str | None = None) -> Node:
         """He (Kaiming) normal: std sqrt(2 / fan_in) — conv and dense layers before a ReLU."""

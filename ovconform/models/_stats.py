@@ -62,13 +62,22 @@ def _recurrent_flops(node: Node, inputs: list[tuple[int, ...]]) -> int:
     return 2 * batch * steps * w[0] * w[1] * (w[2] + r[2])
 
 
+def _is_weight(node: Node) -> bool:
+    """A floating-point Constant, or a compressed one: integer codes read by a Convert to a real type."""
+    if node.type_name != "Constant":
+        return False
+    if node.get_output_element_type(0).is_real():
+        return True
+    return any(t.get_node().type_name == "Convert" and t.get_node().get_output_element_type(0).is_real()
+               for t in node.output(0).get_target_inputs())
+
+
 def count(model: Model, feed: Mapping[str, np.ndarray]) -> dict[str, int]:
     """``{"ops", "weights", "flops"}`` of ``model`` (FLOPs at the shapes ``feed`` gives). A model
     with dynamic shapes gets probe Results attached: pass a model built for counting."""
     nodes = model.get_ordered_ops()
     ops = sum(n.type_name not in _HOUSEKEEPING for n in nodes)
-    weights = sum(int(np.prod(n.get_output_partial_shape(0).to_shape())) for n in nodes
-                  if n.type_name == "Constant" and n.get_output_element_type(0).is_real())
+    weights = sum(int(np.prod(n.get_output_partial_shape(0).to_shape())) for n in nodes if _is_weight(n))
     static = all(n.get_output_partial_shape(i).is_static for n in nodes for i in range(n.get_output_size()))
     shapes = ({(n.friendly_name, i): tuple(n.get_output_partial_shape(i).to_shape())
                for n in nodes for i in range(n.get_output_size())} if static else _shapes(model, feed))

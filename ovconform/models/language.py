@@ -15,9 +15,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ovconform import opset as ops
+from ovconform.errors import NotFoundError
 from ovconform.ir import Model, Node, Output
 
 from ._blocks import F32, I64, Weights, dense, from_heads, i64, layer_norm, rms_norm, to_heads
+from ._compress import compressed_embedding, compressed_linear
 
 __all__ = ["LLAMA_FULL", "LLAMA_SMALL", "LlamaConfig", "bert_base", "llama_decoder", "whisper_tiny_encoder"]
 
@@ -129,31 +131,46 @@ def _write_cache(past: Value, new: Value, variable: str, name: str) -> tuple[Nod
     return full, ops.assign(full, variable, name=f"{name}.assign")
 
 
-def llama_decoder(cfg: LlamaConfig = LLAMA_SMALL, name: str = "llama_decoder") -> Model:
+def llama_decoder(cfg: LlamaConfig = LLAMA_SMALL, name: str = "llama_decoder", weights: str = "f32") -> Model:
     """A Llama-style decoder: token embedding, ``num_hidden_layers`` pre-RMSNorm blocks (rotary
     embedding on q and k, grouped-query ScaledDotProductAttention-13 over the KV cache with a
     boolean causal mask offset by the past length, SwiGLU MLP), final RMSNorm, LM head → logits
     [1, L, vocab]. ``input_ids`` is [1, L] with L dynamic: a prefill of many tokens, then one token
     per decode step on the same request. Linear weights are N(0, 1/fan_in), the projections back
-    into the residual stream scaled by 1/sqrt(2·layers) as GPT-2/Llama initialisations do."""
+    into the residual stream scaled by 1/sqrt(2·layers) as GPT-2/Llama initialisations do.
+
+    ``weights="u4"`` or ``"i4"``: the same model as OpenVINO's weight compression (NNCF INT4_ASYM /
+    INT4_SYM) writes it: every projection of the blocks holds 4-bit weights in groups of 64 input
+    channels (16 for down_proj's 688) with f16 scales (and u4 zero points), decompressed before its
+    MatMul; the embedding and the LM head hold u8 weights per row (NNCF's 8-bit backup mode)
+    (:mod:`ovconform.models._compress`). The f32 values quantized are the f32 decoder's."""
+    if weights not in ("f32", "u4", "i4"):
+        raise NotFoundError(f"decoder weights {weights!r} do not exist; allowed: f32, u4, i4.")
     w = Weights(7)
+
+    def linear(x: Value, n_in: int, n_out: int, layer: str, std: float, mode: str = weights) -> Node:
+        if mode == "f32":
+            return dense(x, w, n_in, n_out, layer, bias=False, std=std)
+        return compressed_linear(x, w, n_in, n_out, layer, mode, std=std)
+
     d, heads, kv, dh = cfg.hidden_size, cfg.num_attention_heads, cfg.num_key_value_heads, cfg.head_dim
     group = heads // kv
     out_std = 1.0 / np.sqrt(d) / np.sqrt(2 * cfg.num_hidden_layers)
     ids = ops.parameter([1, -1], I64, name="input_ids")
-    h: Value = ops.gather(w.normal(cfg.vocab_size, d, std=1.0, name="embed_tokens.weight"), ids, i64(0),
-                          name="embed_tokens")
+    h: Value = (ops.gather(w.normal(cfg.vocab_size, d, std=1.0, name="embed_tokens.weight"), ids, i64(0),
+                           name="embed_tokens") if weights == "f32"
+                else compressed_embedding(ids, w, cfg.vocab_size, d, "embed_tokens"))
     length = ops.gather(ops.shape_of(ids, name="input_shape"), _scalar(1), _scalar(0), name="seq_len")
     cos_table, sin_table = _rope_tables(cfg)
     sinks, past_len, positions, cos, sin, mask = [], None, None, None, None, None
     for i in range(cfg.num_hidden_layers):
         name_l = f"layers.{i}"
         x = rms_norm(h, w, d, f"{name_l}.input_layernorm", cfg.rms_norm_eps)
-        q = to_heads(dense(x, w, d, heads * dh, f"{name_l}.self_attn.q_proj", bias=False, std=1 / np.sqrt(d)),
+        q = to_heads(linear(x, d, heads * dh, f"{name_l}.self_attn.q_proj", 1 / np.sqrt(d)),
                      [0, 0, heads, dh], f"{name_l}.self_attn.q")
-        k = to_heads(dense(x, w, d, kv * dh, f"{name_l}.self_attn.k_proj", bias=False, std=1 / np.sqrt(d)),
+        k = to_heads(linear(x, d, kv * dh, f"{name_l}.self_attn.k_proj", 1 / np.sqrt(d)),
                      [0, 0, kv, dh], f"{name_l}.self_attn.k")
-        v = to_heads(dense(x, w, d, kv * dh, f"{name_l}.self_attn.v_proj", bias=False, std=1 / np.sqrt(d)),
+        v = to_heads(linear(x, d, kv * dh, f"{name_l}.self_attn.v_proj", 1 / np.sqrt(d)),
                      [0, 0, kv, dh], f"{name_l}.self_attn.v")
         k_var, v_var = f"past_key_values.{i}.key", f"past_key_values.{i}.value"
         past_k = _read_cache(cfg, k_var, f"{name_l}.self_attn.key_cache")
@@ -179,18 +196,18 @@ def llama_decoder(cfg: LlamaConfig = LLAMA_SMALL, name: str = "llama_decoder") -
         v5 = ops.unsqueeze(values_all, i64(2), name=f"{name_l}.self_attn.v_groups")
         attn = ops.scaled_dot_product_attention(q5, k5, v5, mask, name=f"{name_l}.self_attn.sdpa")
         attn = ops.reshape(attn, i64(1, heads, -1, dh), False, name=f"{name_l}.self_attn.merge_groups")
-        o = dense(from_heads(attn, heads * dh, f"{name_l}.self_attn"), w, heads * dh, d, f"{name_l}.self_attn.o_proj",
-                  bias=False, std=out_std)
+        o = linear(from_heads(attn, heads * dh, f"{name_l}.self_attn"), heads * dh, d, f"{name_l}.self_attn.o_proj",
+                   out_std)
         h = ops.add(h, o, name=f"{name_l}.attn_residual")
         x = rms_norm(h, w, d, f"{name_l}.post_attention_layernorm", cfg.rms_norm_eps)
-        gate = dense(x, w, d, cfg.intermediate_size, f"{name_l}.mlp.gate_proj", bias=False, std=1 / np.sqrt(d))
-        up = dense(x, w, d, cfg.intermediate_size, f"{name_l}.mlp.up_proj", bias=False, std=1 / np.sqrt(d))
+        gate = linear(x, d, cfg.intermediate_size, f"{name_l}.mlp.gate_proj", 1 / np.sqrt(d))
+        up = linear(x, d, cfg.intermediate_size, f"{name_l}.mlp.up_proj", 1 / np.sqrt(d))
         act = ops.multiply(ops.swish(gate, name=f"{name_l}.mlp.silu"), up, name=f"{name_l}.mlp.gated")
-        down = dense(act, w, cfg.intermediate_size, d, f"{name_l}.mlp.down_proj", bias=False,
-                     std=1.0 / np.sqrt(cfg.intermediate_size) / np.sqrt(2 * cfg.num_hidden_layers))
+        down = linear(act, cfg.intermediate_size, d, f"{name_l}.mlp.down_proj",
+                      1.0 / np.sqrt(cfg.intermediate_size) / np.sqrt(2 * cfg.num_hidden_layers))
         h = ops.add(h, down, name=f"{name_l}.mlp_residual")
     h = rms_norm(h, w, d, "norm", cfg.rms_norm_eps)
-    logits = dense(h, w, d, cfg.vocab_size, "lm_head", bias=False, std=1 / np.sqrt(d))
+    logits = linear(h, d, cfg.vocab_size, "lm_head", 1 / np.sqrt(d), "f32" if weights == "f32" else "u8")
     return Model([logits], sinks, [ids], name)
 
 

@@ -112,9 +112,10 @@ class CaseBuilder:
 
     # -- graph ----------------------------------------------------------------------------
     def param(self, name: str, value: np.ndarray) -> Node:
-        """A Parameter named ``name`` (friendly and tensor name) whose input is ``value``."""
+        """A Parameter named ``name`` (friendly and tensor name) whose input is ``value`` (an object
+        array of str: a string Parameter)."""
         value = np.asarray(value)
-        node = parameter(list(value.shape), as_type(value.dtype), name)
+        node = parameter(list(value.shape), Type.string if value.dtype == object else as_type(value.dtype), name)
         self._params.append(node)
         self._inputs[name] = value
         return node

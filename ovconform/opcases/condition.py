@@ -15,7 +15,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from ovconform import opset
-from ovconform.ir import Type
+from ovconform.ir import Model, Type
 from ovconform.opcases import OpCase, register_case
 from ovconform.opcases import stimulus as S
 from ovconform.opcases._draw import NUMERIC, CaseBuilder, Draw, draw_broadcast_shapes, draw_seed, draw_shape
@@ -118,3 +118,42 @@ def _stimulus_select() -> Iterable[S.Stimulus]:
     yield S.Stimulus(op, 1, "dynamic", "remainder", "ordinary", f32,
                      _stim_select("dynamic", ((1, 7), (1, 7), (1, 7)), dynamic=((1, 7), (3, 65), (5, 129))),
                      dynamic=True)
+
+
+# -- If-8 (sub-graph bodies) ------------------------------------------------------------------------------
+
+IF_TYPES = (Type.f32, Type.i32)
+
+
+@register_case("If", 8)
+def case_if(draw: Draw[Any]) -> OpCase:
+    """Two bodies of different ops over the same inputs; the condition a Parameter (true and false
+    both drawn), a one-element 1D Parameter, or a Constant (then only the chosen body's shapes count);
+    the else body sometimes reads only one of the inputs; one or two outputs."""
+    et = draw(st.sampled_from(IF_TYPES))
+    shape = draw_shape(draw, max_side=6)
+    cond_kind = draw(st.sampled_from(("scalar", "scalar", "1d", "constant")))
+    two_outputs = draw(st.booleans())
+    b = CaseBuilder(draw_seed(draw))
+    flag = bool(b.rng.random() < 0.5)
+    if cond_kind == "constant":
+        cond = b.const(np.array(flag))
+    else:
+        cond = b.param("cond", np.array(flag if cond_kind == "scalar" else [flag]))
+    x = b.param("x", b.uniform(shape, et, -20, 20))
+    y = b.param("y", b.uniform(shape, et, -20, 20))
+    tx, ty = opset.parameter(list(shape), et), opset.parameter(list(shape), et)
+    then_values = [opset.add(opset.multiply(tx, ty), tx)]
+    if two_outputs:
+        then_values.append(opset.maximum(tx, ty))
+    then_body = Model(then_values, [tx, ty], "then")
+    ex, ey = opset.parameter(list(shape), et), opset.parameter(list(shape), et)
+    else_reads_y = draw(st.booleans())
+    first = opset.subtract(ex, ey) if else_reads_y else opset.negative(ex)
+    else_values = [first] + ([opset.minimum(first, ex)] if two_outputs else [])
+    else_body = Model(else_values, [ex, ey] if else_reads_y else [ex], "else")
+    inputs = [(x, tx, ex), (y, ty, ey if else_reads_y else None)]
+    outputs = list(zip(then_body.get_results(), else_body.get_results(), strict=True))
+    node = opset.if_op(cond, then_body, else_body, inputs, outputs)
+    return b.finish("If", 8, node, "the branch follows cond (a Parameter: both values drawn); bodies of "
+                                   "different ops, the else body sometimes reading one input only.")

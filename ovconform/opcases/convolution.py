@@ -16,6 +16,7 @@ DeformableConvolution-1/8.
   1..3) in [-1, 1]; strides and dilations 1..2; explicit pads 0..1 or auto_pad valid / same_upper;
   offsets in [-2, 2] (taps land inside, outside and across the border); version 8 adds a mask in
   [0, 1] (or none) and ``bilinear_interpolation_pad``. Every input is a Parameter.
+* BinaryConvolution-1: 0/1 data, u1 filters (a Constant); see the comment above its strategy.
 """
 
 from __future__ import annotations
@@ -232,3 +233,22 @@ def _stimulus_group_convolution() -> Iterable[S.Stimulus]:
     yield S.Stimulus(op, 1, "dynamic", "remainder", "ordinary", Type.f32,
                    _stim_conv(op, "dynamic", (1, 34, 5, 5), (2, 4, 17, 3, 3),
                          sizes=((1, 34, 5, 5), (2, 34, 9, 9), (3, 34, 13, 13))), dynamic=True)
+
+
+# -- BinaryConvolution-1 -----------------------------------------------------------------------------------------
+# Data [N, C, H, W] of f32 (mostly) or f16 holding 0 and 1 (C 1..20: whole and partial bytes of filter bits per
+# output channel), u1 filters [C_OUT, C, KH, KW] as a Constant (KH, KW 1..3), Convolution's windows (every
+# auto_pad, strides, dilations, pads 0..2) and pad_value 0 or 1 (the two values a binary tap can match).
+
+@register_case("BinaryConvolution", 1)
+def _binary_convolution(draw: Draw[Any]) -> OpCase:
+    et = draw(st.sampled_from((Type.f32, Type.f32, Type.f16)))
+    w = draw_window(draw, 2)
+    channels = draw(st.sampled_from((1, 3, 8, 9, 16, 20)))
+    b = CaseBuilder(draw_seed(draw))
+    data = b.param("data", b.integers((draw(st.integers(1, 2)), channels, *w.spatial), et, 0, 1))
+    bits = b.integers((draw(st.integers(1, 4)), channels, *w.kernel), Type.u8, 0, 1)
+    filters = opset.constant(bits, Type.u1)
+    node = opset.binary_convolution(data, filters, w.strides, w.pads_begin, w.pads_end, w.dilations,
+                                    "xnor-popcount", float(draw(st.sampled_from((0.0, 1.0)))), w.auto_pad)
+    return b.finish("BinaryConvolution", 1, node, "data bits as 0/1 values, filter bits as u1.")

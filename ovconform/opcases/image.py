@@ -28,6 +28,9 @@ Colour conversions: even image height and width; u8 or f32/f16 values in [0, 255
 pixel's R, G or B lies exactly halfway between two integers inside (0, 255) (the spec's formula
 gives multiples of 0.001 and says nothing of rounding to u8; OpenVINO CPU rounds such a half
 either way): the Y value of such a pixel is moved by one.
+
+RGBtoNV12-17, BGRtoNV12-17: see the comment above their strategies (values beyond [0, 255] for
+floating-point images, so every formula clips).
 """
 
 from __future__ import annotations
@@ -355,3 +358,26 @@ def _stimulus_interpolate(version: int) -> None:
 
 _stimulus_interpolate(4)
 _stimulus_interpolate(11)
+
+
+# -- RGBtoNV12-17, BGRtoNV12-17 ------------------------------------------------------------------------------
+# Images [N, H, W, 3] (N 1..2, H and W even, 2..10) of u8 (every value 0..255), f32 or f16 (values in [-40, 300]:
+# every pixel formula is clipped somewhere); single_plane true or false.
+
+def _to_nv12_case(draw: Draw[Any], op: str) -> OpCase:
+    et = draw(st.sampled_from((Type.u8, Type.u8, Type.f32, Type.f16)))
+    shape = (draw(st.integers(1, 2)), 2 * draw(st.integers(1, 5)), 2 * draw(st.integers(1, 5)), 3)
+    b = CaseBuilder(draw_seed(draw))
+    image = b.param("image", b.integers(shape, et, 0, 255) if et == Type.u8 else b.uniform(shape, et, -40, 300))
+    build = opset.rgb_to_nv12 if op == "RGBtoNV12" else opset.bgr_to_nv12
+    return b.finish(op, 17, build(image, draw(st.booleans())), "u8 rounds each pixel's Y, U, V, then the 2x2 means.")
+
+
+@register_case("RGBtoNV12", 17)
+def _rgb_to_nv12(draw: Draw[Any]) -> OpCase:
+    return _to_nv12_case(draw, "RGBtoNV12")
+
+
+@register_case("BGRtoNV12", 17)
+def _bgr_to_nv12(draw: Draw[Any]) -> OpCase:
+    return _to_nv12_case(draw, "BGRtoNV12")

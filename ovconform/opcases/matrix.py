@@ -10,6 +10,8 @@ Inverse-14.
   implicit (no ``->``) form, and scalar operands (the empty subscript: ``"->"``, ``",->"``,
   ``"i,->i"``); labels are lower-case (the implicit output order is then alphabetical
   in every convention).
+* GroupedMatMul-17: see the comment above its strategy (both input cases, empty groups, offsets of
+  i32/i64 from a Constant or a Parameter).
 """
 
 from __future__ import annotations
@@ -182,3 +184,39 @@ def _stimulus_matmul() -> Iterable[S.Stimulus]:
     yield S.Stimulus(op, v, "f16-k256", "large", "ordinary", Type.f16, _stim_matmul("f16-k256", 64, 256, 64, Type.f16))
     yield S.Stimulus(op, v, "dynamic", "remainder", "ordinary", Type.f32,
                    _stim_matmul("dynamic", 1, 65, 17, m_sizes=(1, 9, 33)), dynamic=True)
+
+
+# -- GroupedMatMul-17 ------------------------------------------------------------------------------------------
+# f32 (two times in three) or f16; mat_b [G, N, K] a Constant (OpenVINO CPU runs GroupedMatMul only with
+# constant weights; a quarter of the cases feed it from a Parameter, and one case in eight is i32: recorded as
+# OpenVINO refusals). Half the cases are 2D x 3D with i32 or i64 offsets: G 1..5 groups of 0..12 rows (empty
+# groups, one group holding every row), K up to 70 (past a 64-wide tile) and N up to 17; the others 3D x 3D.
+
+@register_case("GroupedMatMul", 17)
+def _grouped_matmul(draw: Draw[Any]) -> OpCase:
+    et = draw(st.sampled_from((Type.f32, Type.f32, Type.f16, Type.f32, Type.f16, Type.f32, Type.f32, Type.i32)))
+    groups = draw(st.integers(1, 5))
+    k = draw(st.sampled_from((1, 3, 8, 16, 33, 70)))
+    n = draw(st.integers(1, 17))
+    b = CaseBuilder(draw_seed(draw))
+
+    def values(shape: tuple[int, ...]) -> np.ndarray:
+        return b.uniform(shape, et, -1, 1) if et.is_real() else b.uniform(shape, et, -4, 4)
+
+    weights_constant = draw(st.integers(0, 3)) > 0
+    if draw(st.booleans()):
+        rows = [draw(st.sampled_from((0, 1, 2, 5, 12))) for _ in range(groups)]
+        if draw(st.integers(0, 4)) == 0:  # every row in one group
+            rows = [0] * groups
+            rows[draw(st.integers(0, groups - 1))] = draw(st.integers(1, 12))
+        ends = np.cumsum(rows)
+        mat_a = b.param("mat_a", values((int(ends[-1]), k)))
+        mat_b = b.input("mat_b", values((groups, n, k)), weights_constant)
+        index_t = draw(st.sampled_from((Type.i32, Type.i64)))
+        offsets = b.input("offsets", ends.astype(index_t.to_dtype()), draw(st.booleans()))
+        node = opset.grouped_matmul(mat_a, mat_b, offsets)
+    else:
+        m = draw(st.integers(1, 9))
+        mat_a = b.param("mat_a", values((groups, m, k)))
+        node = opset.grouped_matmul(mat_a, b.input("mat_b", values((groups, n, k)), weights_constant))
+    return b.finish("GroupedMatMul", 17, node, "mat_b is [G, N, K] (OpenVINO 2026.4's layout).")

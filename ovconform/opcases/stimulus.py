@@ -8,7 +8,8 @@ device would tile or vectorise also gets **stimulus cases**, registered by its f
 :mod:`ovconform.opcases._stimulus_recipes` — or, for the op versions issue #20 left without any, by
 the :data:`RECIPE_MODULES` (``_stimulus_movement``: Pad, Tile, slices, Broadcast, scatters;
 ``_stimulus_numeric``: Convert, normalizations, FakeQuantize, attention, ConvolutionBackpropData,
-Einsum, adaptive pooling; ``_stimulus_recurrent``: RNN/GRU/LSTM cells and sequences, the DFT family) —
+Einsum, adaptive pooling; ``_stimulus_recurrent``: RNN/GRU/LSTM cells and sequences, the DFT family;
+``_stimulus_detection``: GroupConvolutionBackpropData, NonMaxSuppression, DetectionOutput) —
 and run by the op suite next to the generated ones (test ids
 ``MatMul-1-k65``, ``Relu-1-special-f32``, ...).
 
@@ -322,7 +323,7 @@ def register_stimuli(op_type: str, version: int) -> Callable[[Recipe], Recipe]:
 
 #: Recipe modules of op versions whose family module registers no stimulus cases itself.
 RECIPE_MODULES: Final = ("ovconform.opcases._stimulus_movement", "ovconform.opcases._stimulus_numeric",
-                          "ovconform.opcases._stimulus_recurrent")
+                          "ovconform.opcases._stimulus_recurrent", "ovconform.opcases._stimulus_detection")
 
 
 def _load() -> None:

@@ -19,6 +19,7 @@ from ovconform.opset import (
     _activation,
     _arithmetic,
     _bitwise,
+    _bodies,
     _comparison,
     _condition,
     _convolution,
@@ -43,6 +44,7 @@ from ovconform.opset import (
 from ovconform.opset._activation import *  # noqa: F403
 from ovconform.opset._arithmetic import *  # noqa: F403
 from ovconform.opset._bitwise import *  # noqa: F403
+from ovconform.opset._bodies import *  # noqa: F403
 from ovconform.opset._comparison import *  # noqa: F403
 from ovconform.opset._condition import *  # noqa: F403
 from ovconform.opset._convolution import *  # noqa: F403
@@ -67,6 +69,6 @@ from ovconform.opset._type import *  # noqa: F403
 _FAMILIES = (
     _activation, _arithmetic, _bitwise, _comparison, _condition, _convolution, _detection, _generation, _image,
     _infrastructure, _logical, _matrix, _movement, _normalization, _pooling, _quantization, _reduction, _sequence,
-    _shape, _signals, _sort, _sparse, _type,
+    _shape, _signals, _sort, _sparse, _type, _bodies,
 )
 __all__ = sorted({name for mod in _FAMILIES for name in mod.__all__})

@@ -25,8 +25,10 @@ all of one floating-point type. Attributes as OpenVINO writes them: ``strides``,
 ``pads_begin``, ``pads_end``, ``auto_pad``, ``group``, ``deformable_group``; version 8 adds
 ``bilinear_interpolation_pad``.
 
-Not here: BinaryConvolution-1, whose filters are of element type u1, which ``ovconform.ir`` does
-not have (OpenVINO CPU refuses other filter types).
+BinaryConvolution-1: a 2-D convolution of binary data [N, C_IN, H, W] (any numeric type holding 0
+or 1) with binary filters [C_OUT, C_IN, KH, KW] of element type u1; attributes those of Convolution
+plus ``mode`` (only ``xnor-popcount``: 0 stands for -1, 1 for 1) and ``pad_value`` (a float filling
+the padding). Output [N, C_OUT, OH, OW] of the data type.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ from ovconform.opset._window import (
 )
 
 __all__ = [
-    "convolution", "convolution_backprop_data", "deformable_convolution", "group_convolution",
+    "binary_convolution", "convolution", "convolution_backprop_data", "deformable_convolution", "group_convolution",
     "group_convolution_backprop_data",
 ]
 
@@ -119,6 +121,41 @@ def _infer_convolution(node: Node) -> list[tuple[Type, PartialShape]]:
     batch = data[0] if data.has_rank() else Dimension()
     c_out = filters[0] if filters.has_rank() else Dimension()
     return [(et, PartialShape([batch, c_out, *_spatial(node, data, filters, n, 0)]))]
+
+
+BINARY_MODES = ("xnor-popcount",)
+
+
+@define_op("BinaryConvolution", 1, inputs=2, attrs=[
+    *_window_attrs(), AttrSpec("mode", "str", choices=BINARY_MODES), AttrSpec("pad_value", "float")])
+def _infer_binary_convolution(node: Node) -> list[tuple[Type, PartialShape]]:
+    """Convolution's output shape, for rank-4 data of a numeric type and rank-4 u1 filters."""
+    et, kernel_t = node.get_input_element_type(0), node.get_input_element_type(1)
+    require(et != Type.boolean and et != Type.string and et != Type.u1,
+            f"data (input 0) has element type {et}; BinaryConvolution needs a numeric type holding 0 or 1.")
+    require(kernel_t == Type.u1, f"filters (input 1) have element type {kernel_t}; BinaryConvolution needs u1.")
+    data, filters = node.get_input_partial_shape(0), node.get_input_partial_shape(1)
+    for what, shape in (("data", data), ("filters", filters)):
+        require(not shape.has_rank() or len(shape) == 4, f"{what} shape {shape} must have rank 4 (2 spatial dims).")
+    data, filters, n = _ranks(node, 0)
+    if n is None:
+        return [(et, PartialShape.dynamic())]
+    if data.has_rank() and filters.has_rank():
+        require(data[1].compatible(filters[1]),
+                f"data channels {data[1]} (shape {data}) differ from filters input channels {filters[1]} "
+                f"(shape {filters}).")
+    batch = data[0] if data.has_rank() else Dimension()
+    c_out = filters[0] if filters.has_rank() else Dimension()
+    return [(et, PartialShape([batch, c_out, *_spatial(node, data, filters, n, 0)]))]
+
+
+def binary_convolution(data: NodeInput, filters: NodeInput, strides: Sequence[int], pads_begin: Sequence[int],
+                       pads_end: Sequence[int], dilations: Sequence[int], mode: str, pad_value: float,
+                       auto_pad: str = "EXPLICIT", name: str | None = None) -> Node:
+    """BinaryConvolution-1 (as ``openvino.opset1.binary_convolution``): ``filters`` of element type u1,
+    ``mode`` ``"xnor-popcount"``; ``pad_value`` fills the padding."""
+    attrs = {**_attrs(strides, pads_begin, pads_end, dilations, auto_pad), "mode": mode, "pad_value": float(pad_value)}
+    return make_node("BinaryConvolution", 1, as_outputs(data, filters), attrs, name)
 
 
 def _groups(data: PartialShape, filters: PartialShape) -> Dimension:

@@ -10,7 +10,18 @@ from typing import Any, Protocol
 import numpy as np
 
 from ovconform.errors import ValidationError
-from ovconform.ir import AttrSpec, Dimension, Node, Output, PartialShape, Type, as_type, holding_array, make_node
+from ovconform.ir import (
+    AttrSpec,
+    Dimension,
+    Node,
+    Output,
+    PartialShape,
+    Type,
+    as_type,
+    check_values,
+    holding_array,
+    make_node,
+)
 
 #: What a builder takes as an input: a one-output Node, an Output, or a literal (an array, a numpy or
 #: Python scalar, a nested sequence) that becomes a Constant.
@@ -53,9 +64,15 @@ def as_outputs(*values: NodeInput) -> list[Output]:
     return [as_output(v, like) for v in values]
 
 
-def make_constant(value: Any, element_type: Type | str | None = None, name: str | None = None) -> Node:
+def make_constant(value: Any, element_type: Type | str | None = None, name: str | None = None, *,
+                  shared_memory: bool = False) -> Node:
+    """A Constant holding ``value`` as ``element_type``. The Constant owns its data: ``value`` is copied
+    once (by the conversion to the holding dtype, or here when that conversion returned a view of it),
+    never more — a model's weights are the bulk of its build time and memory. With ``shared_memory``
+    (OpenVINO's ``Constant(..., shared_memory=True)``) an array already in the holding dtype and
+    C-contiguous is not copied at all: the Constant holds a read-only view of it."""
     try:
-        arr = np.array(value)
+        arr = np.asarray(value)
     except (ValueError, TypeError) as e:
         raise ValidationError(f"Constant value {value!r} is not array-like: {e}") from None
     if element_type is None and arr.dtype.kind in "US":
@@ -68,10 +85,18 @@ def make_constant(value: Any, element_type: Type | str | None = None, name: str 
         else:
             element_type = as_type(arr.dtype)
     et = as_type(element_type)
-    arr = holding_array(arr, et, f"Constant {name!r} value" if name else "Constant value")
-    arr = np.require(arr, requirements="C").copy()  # keeps 0-d arrays 0-d (ascontiguousarray does not)
-    arr.setflags(write=False)
-    return make_node("Constant", 1, [], {"element_type": et, "shape": list(arr.shape)}, name, data=arr)
+    what = f"Constant {name!r} value" if name else "Constant value"
+    if (shared_memory and isinstance(value, np.ndarray) and arr.dtype == et.to_dtype() and arr.flags.c_contiguous
+            and et.name not in ("bf16", "string")):
+        check_values(arr, et, what)  # the range check holding_array would make (u4 codes below 16, ...)
+        held = arr.view()
+        held.setflags(write=False)
+        return make_node("Constant", 1, [], {"element_type": et, "shape": list(held.shape)}, name, data=held)
+    held = holding_array(arr, et, what)
+    if np.may_share_memory(held, arr) or not held.flags.c_contiguous:
+        held = np.array(held, order="C")  # one copy; keeps 0-d arrays 0-d (ascontiguousarray does not)
+    held.setflags(write=False)
+    return make_node("Constant", 1, [], {"element_type": et, "shape": list(held.shape)}, name, data=held)
 
 
 # -- inference rules ----------------------------------------------------------------------------

@@ -22,6 +22,10 @@ conversions NV12toRGB-8, NV12toBGR-8, I420toRGB-8, I420toBGR-8.
   single-plane form is one ``[N, H*3/2, W, 1]`` tensor; the multi-plane forms are Y ``[N, H, W, 1]``
   plus UV ``[N, H/2, W/2, 2]`` (NV12) or U and V ``[N, H/2, W/2, 1]`` each (I420). The image height
   H and width W must be even. Output ``[N, H, W, 3]`` of the input type.
+* RGBtoNV12-17, BGRtoNV12-17 (opset17; no Python builder in OpenVINO 2026.4, ``NodeFactory("opset17")``
+  makes them): an NHWC image ``[N, H, W, 3]`` (H and W even) of u8 or a floating-point type to
+  NV12: attribute ``single_plane`` (default true) gives one ``[N, H*3/2, W, 1]`` tensor, false two
+  outputs, Y ``[N, H, W, 1]`` and UV ``[N, H/2, W/2, 2]``.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from ovconform.opset._inputs import Infer, map_dim
 
 __all__ = [
     "grid_sample", "i420_to_bgr", "i420_to_rgb", "interpolate", "interpolate_v1", "interpolate_v4", "nv12_to_bgr",
-    "nv12_to_rgb",
+    "nv12_to_rgb", "rgb_to_nv12", "bgr_to_nv12",
 ]
 
 MODES_1 = ("nearest", "linear", "cubic", "area")
@@ -365,3 +369,34 @@ def i420_to_bgr(arg: NodeInput, arg_u: NodeInput | None = None, arg_v: NodeInput
                 name: str | None = None) -> Node:
     """I420toBGR-8 (as :func:`i420_to_rgb`, channels blue, green, red)."""
     return make_node("I420toBGR", 8, _planes(arg, arg_u, arg_v, "I420toBGR"), {}, name)
+
+
+# -- RGB/BGR -> NV12 (opset17) -----------------------------------------------------------------------------------
+
+def _to_nv12(node: Node) -> Infer:
+    """One NV12 plane ``[N, H*3/2, W, 1]`` or (``single_plane`` false) Y ``[N, H, W, 1]`` and UV
+    ``[N, H/2, W/2, 2]`` of an NHWC image ``[N, H, W, 3]`` with even H and W."""
+    et = _check_type(node)
+    image = _plane(node, 0, 3, "the image")
+    batch, height, width = image[0], image[1], image[2]
+    _even(height, "height")
+    _even(width, "width")
+    if node.attrs["single_plane"]:
+        return [(et, PartialShape([batch, map_dim(height, lambda h: h * 3 // 2), width, 1]))]
+    half = (map_dim(height, lambda h: h // 2), map_dim(width, lambda w: w // 2))
+    return [(et, PartialShape([batch, height, width, 1])), (et, PartialShape([batch, *half, 2]))]
+
+
+_SINGLE_PLANE = [AttrSpec("single_plane", "bool", True)]
+define_op("RGBtoNV12", 17, inputs=1, attrs=_SINGLE_PLANE)(_to_nv12)
+define_op("BGRtoNV12", 17, inputs=1, attrs=_SINGLE_PLANE)(_to_nv12)
+
+
+def rgb_to_nv12(arg: NodeInput, single_plane: bool = True, name: str | None = None) -> Node:
+    """RGBtoNV12-17 of an NHWC RGB image: one NV12 plane, or (``single_plane=False``) Y and UV planes."""
+    return make_node("RGBtoNV12", 17, [as_output(arg)], {"single_plane": single_plane}, name)
+
+
+def bgr_to_nv12(arg: NodeInput, single_plane: bool = True, name: str | None = None) -> Node:
+    """BGRtoNV12-17 (as :func:`rgb_to_nv12`, the image's channels blue, green, red)."""
+    return make_node("BGRtoNV12", 17, [as_output(arg)], {"single_plane": single_plane}, name)

@@ -1,4 +1,4 @@
-"""Matrix ops (OpenVINO's op-spec folder "matrix"): MatMul-1, Einsum-7 and Inverse-14.
+"""Matrix ops (OpenVINO's op-spec folder "matrix"): MatMul-1, Einsum-7, Inverse-14 and GroupedMatMul-17.
 
 * MatMul-1: numpy ``matmul`` shape rules with optional transposes of the two innermost axes. A
   1-D operand is a vector: ``a`` becomes ``[1, K]`` and ``b`` becomes ``[K, 1]`` (the transpose
@@ -8,6 +8,13 @@
   :mod:`ovconform.opset._einsum_eq`).
 * Inverse-14: batches of square matrices (``[..., M, M]``, floating point); ``adjoint`` inverts
   the transpose.
+* GroupedMatMul-17 (mixture of experts; no attributes), the two input cases of OpenVINO 2026.4's
+  ``ov::op::v17::GroupedMatMul`` (its ``openvino.opset17.grouped_matmul`` and header): ``mat_a``
+  ``[T, K]``, ``mat_b`` ``[G, N, K]`` and ``offsets`` ``[G]`` (i32/i64 cumulative row ends:
+  group ``g`` takes rows ``offsets[g-1]:offsets[g]`` of ``mat_a``, times ``mat_b[g]`` transposed),
+  output ``[T, N]``; or ``mat_a`` ``[G, M, K]`` and ``mat_b`` ``[G, N, K]`` without offsets,
+  output ``[G, M, N]``. Both of one numeric type. (The newer spec text in OpenVINO's repository
+  writes ``mat_b`` as ``[G, K, N]`` and adds a 2D x 2D case; OpenVINO 2026.4 refuses both.)
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from ovconform.ir import AttrSpec, Dimension, Node, PartialShape, Type, define_o
 from ovconform.opset._einsum_eq import einsum_output_shape, parse_equation
 from ovconform.opset._helpers import NodeInput, as_output, as_outputs, broadcast_shapes, require, same_type
 
-__all__ = ["einsum", "inverse", "matmul"]
+__all__ = ["einsum", "grouped_matmul", "inverse", "matmul"]
 
 def _as_matrix(shape: PartialShape, transpose: bool, is_a: bool) -> list[Dimension]:
     """Dims of an operand as ``[..., rows, cols]`` after vector promotion and transpose."""
@@ -103,3 +110,44 @@ def einsum(inputs: Sequence[NodeInput], equation: str, name: str | None = None) 
     """Einsum-7 (``equation`` such as ``"ij,jk->ik"``; spaces are removed, as OpenVINO does)."""
     eq = equation.replace(" ", "") if isinstance(equation, str) else equation
     return make_node("Einsum", 7, as_outputs(*inputs), {"equation": eq}, name)
+
+
+# -- GroupedMatMul ---------------------------------------------------------------------------------------------
+
+@define_op("GroupedMatMul", 17, inputs=(2, 3))
+def _infer_grouped_matmul(node: Node) -> list[tuple[Type, PartialShape]]:
+    """``[T, N]`` (2D x 3D with offsets) or ``[G, M, N]`` (3D x 3D); ``mat_b`` is ``[G, N, K]``."""
+    et = same_type(node, 0, 1)
+    require(et != Type.boolean, f"element type {et} is not allowed; GroupedMatMul needs a numeric type.")
+    a, b = node.get_input_partial_shape(0), node.get_input_partial_shape(1)
+    with_offsets = node.get_input_size() == 3
+    if with_offsets:
+        off_t, off = node.get_input_element_type(2), node.get_input_partial_shape(2)
+        require(off_t in (Type.i32, Type.i64), f"offsets (input 2) has element type {off_t}; it must be i32 or i64.")
+        require(not off.has_rank() or len(off) == 1, f"offsets (input 2) has shape {off}; it must be 1D ([G]).")
+    if not a.has_rank() or not b.has_rank():
+        return [(et, PartialShape.dynamic())]
+    require(len(b) == 3, f"mat_b (input 1) has shape {b}; it must be 3D ([G, N, K]).")
+    require(len(a) in (2, 3), f"mat_a (input 0) has shape {a}; it must be 2D ([T, K], with offsets) or 3D "
+                              "([G, M, K], without offsets).")
+    require(a[-1].compatible(b[2]), f"the inner dimensions differ: mat_a {a} has K={a[-1]}, mat_b {b} has K={b[2]}.")
+    if len(a) == 2:
+        require(with_offsets, f"mat_a {a} is 2D: the 2D x 3D case needs offsets (input 2).")
+        off = node.get_input_partial_shape(2)
+        if off.has_rank():
+            require(off[0].compatible(b[0]), f"offsets (input 2) has shape {off}; it needs one end per group of "
+                                             f"mat_b {b} ({b[0]}).")
+        return [(et, PartialShape([a[0], b[1]]))]
+    require(not with_offsets, f"mat_a {a} is 3D: the 3D x 3D case takes no offsets (got input 2).")
+    groups = a[0].merge(b[0])
+    require(groups is not None, f"mat_a {a} and mat_b {b} differ in the number of groups ({a[0]} and {b[0]}).")
+    assert groups is not None
+    return [(et, PartialShape([groups, a[1], b[1]]))]
+
+
+def grouped_matmul(mat_a: NodeInput, mat_b: NodeInput, offsets: NodeInput | None = None,
+                   name: str | None = None) -> Node:
+    """GroupedMatMul-17 (as ``openvino.opset17.grouped_matmul``): ``mat_b`` ``[G, N, K]``; ``offsets``
+    (the cumulative row ends of the groups) with a 2D ``mat_a``, none with a 3D one."""
+    inputs = as_outputs(mat_a, mat_b) + ([as_output(offsets)] if offsets is not None else [])
+    return make_node("GroupedMatMul", 17, inputs, {}, name)

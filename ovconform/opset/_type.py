@@ -2,19 +2,24 @@
 
 ConvertPromoteTypes has ``promote_unsafe``, ``pytorch_scalar_promotion`` and
 ``u64_integer_promotion_target``, the spellings ``openvino.save_model`` writes;
-:func:`promote_types` is its promotion rule. StringTensorPack-15 and StringTensorUnpack-15 are not
-defined (ovconform's element types have no string type).
+:func:`promote_types` is its promotion rule.
+
+StringTensorUnpack-15 takes a string tensor of any shape and gives ``begins`` and ``ends`` (i32, its
+shape) and ``symbols`` (1D u8: the UTF-8 bytes of all strings, one after another; its length is
+known only from a Constant input). StringTensorPack-15 is the inverse: ``begins`` and ``ends`` of one
+shape and one type (i32 or i64) and 1D u8 ``symbols`` give a string tensor of that shape, element
+``i`` the bytes ``symbols[begins[i]:ends[i]]``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ovconform.ir import AttrSpec, Node, PartialShape, Type, as_type, define_op, make_node
+from ovconform.ir import AttrSpec, Dimension, Node, PartialShape, Type, as_type, constant_value, define_op, make_node
 from ovconform.opset._helpers import NodeInput, as_output, require
 from ovconform.opset._inputs import Infer
 
-__all__ = ["convert", "convert_like", "convert_promote_types"]
+__all__ = ["convert", "convert_like", "convert_promote_types", "string_tensor_pack", "string_tensor_unpack"]
 
 @define_op("Convert", 1, inputs=1, attrs=[AttrSpec("destination_type", "type")])
 def _infer_convert(node: Node) -> list[tuple[Type, PartialShape]]:
@@ -103,3 +108,42 @@ def convert_promote_types(left_node: NodeInput, right_node: NodeInput, promote_u
     attrs = {"promote_unsafe": promote_unsafe, "pytorch_scalar_promotion": pytorch_scalar_promotion,
              "u64_integer_promotion_target": as_type(u64_integer_promotion_target)}
     return make_node("ConvertPromoteTypes", 14, [as_output(left_node), as_output(right_node)], attrs, name)
+
+
+# -- string tensors (opset15) ------------------------------------------------------------------------------------
+
+@define_op("StringTensorUnpack", 15, inputs=1)
+def _infer_string_tensor_unpack(node: Node) -> Infer:
+    """begins, ends (i32, the data's shape) and symbols (u8 [total bytes])."""
+    et, shape = node.get_input_element_type(0), node.get_input_partial_shape(0)
+    require(et == Type.string, f"data (input 0) has element type {et}; StringTensorUnpack needs string.")
+    known = constant_value(node.input_value(0))
+    total = (Dimension(sum(len(str(v).encode("utf-8", "surrogateescape")) for v in known.reshape(-1)))
+             if known is not None else Dimension())
+    return [(Type.i32, shape), (Type.i32, shape), (Type.u8, PartialShape([total]))]
+
+
+@define_op("StringTensorPack", 15, inputs=3)
+def _infer_string_tensor_pack(node: Node) -> Infer:
+    """A string tensor of the shape of ``begins`` (merged with ``ends``)."""
+    tb, te, ts = (node.get_input_element_type(i) for i in range(3))
+    require(tb == te and tb in (Type.i32, Type.i64),
+            f"begins and ends (inputs 0, 1) have element types {tb} and {te}; they must be one of i32, i64.")
+    require(ts == Type.u8, f"symbols (input 2) has element type {ts}; it must be u8.")
+    symbols = node.get_input_partial_shape(2)
+    require(not symbols.has_rank() or len(symbols) == 1, f"symbols (input 2) has shape {symbols}; it must be 1D.")
+    begins, ends = node.get_input_partial_shape(0), node.get_input_partial_shape(1)
+    merged = begins.merge(ends)
+    require(merged is not None, f"begins {begins} and ends {ends} must have one shape.")
+    assert merged is not None
+    return [(Type.string, merged)]
+
+
+def string_tensor_unpack(data: NodeInput, name: str | None = None) -> Node:
+    """StringTensorUnpack-15: ``begins``, ``ends`` and ``symbols`` (the UTF-8 bytes) of a string tensor."""
+    return make_node("StringTensorUnpack", 15, [as_output(data)], {}, name)
+
+
+def string_tensor_pack(begins: NodeInput, ends: NodeInput, symbols: NodeInput, name: str | None = None) -> Node:
+    """StringTensorPack-15: the string tensor whose element ``i`` is ``symbols[begins[i]:ends[i]]``."""
+    return make_node("StringTensorPack", 15, [as_output(begins), as_output(ends), as_output(symbols)], {}, name)

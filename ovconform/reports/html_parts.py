@@ -121,8 +121,10 @@ def cause(record: dict[str, Any]) -> str:
 
 # -- the repro, embedded ----------------------------------------------------------------------------------
 def relative_repro(path: str) -> str:
-    """A repro path as the page shows it: relative to the report folder (``<DEVICE>/repro/...``);
-    an absolute path of another machine keeps only that part."""
+    """A repro path as the page shows it: a relative path as recorded; an absolute one (of the
+    machine that ran) from its ``<DEVICE>/repro/...`` part, relative to the report folder."""
+    if not Path(path).is_absolute():
+        return Path(path).as_posix()
     parts = Path(path).parts
     return "/".join(parts[parts.index("repro") - 1:]) if "repro" in parts[1:] else Path(path).name
 

@@ -53,6 +53,9 @@ def declared(config: pytest.Config) -> dict[str, Any]:
     models = config.getoption("ovconform_models", None)
     if models and models != "quick":
         out["models"] = models  # --ovconform-models full: more real architectures than the default run
+    own = config.getoption("ovconform_model", None)
+    if own:
+        out["own_models"] = [str(p) for p in own]  # --ovconform-model: model files beside the architectures
     from ovconform.reports.shard import label, shard_key
 
     if shard_key in config.stash:

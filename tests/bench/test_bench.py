@@ -206,8 +206,8 @@ def test_model_names() -> None:
     assert resolve_model("mlp").model.get_parameters()[0].get_output_shape(0) == (2, 16)
     assert resolve_model("anchor:mlp").model.get_parameters()[0].get_output_shape(0) == (8, 784)
     assert resolve_model("zoo:lenet").source == "zoo" and resolve_model("cnn").source == "anchor"
-    with pytest.raises(NotFoundError, match=r"--model 'resnet50' names no model; available: mlp, lenet"):
-        resolve_model("resnet50")
+    with pytest.raises(NotFoundError, match=r"--model 'resnet51' names no model; available: mlp, lenet"):
+        resolve_model("resnet51")
     with pytest.raises(NotFoundError, match=r"--model 'nowhere/m\.xml': file .* does not exist"):
         resolve_model("nowhere/m.xml")
 

@@ -71,13 +71,13 @@ def test_bad_values_are_refused_by_the_parser(argv: list[str], capsys: pytest.Ca
 
 
 def test_a_failed_run_writes_the_error_report_and_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    code = main(["bench", "--plugin", "REFERENCE", "--model", "resnet50", "--model", "mlp", "-niter", "2",
+    code = main(["bench", "--plugin", "REFERENCE", "--model", "resnet51", "--model", "mlp", "-niter", "2",
                  "-report_folder", str(tmp_path)])
     captured = capsys.readouterr()
     assert code == 1
-    assert "[ ERROR ] REFERENCE / resnet50: NotFoundError: --model 'resnet50' names no model" in captured.err
-    report = json.loads((tmp_path / "REFERENCE" / "resnet50" / "benchmark_report.json").read_text())
-    assert report["execution_results"]["error"].startswith("NotFoundError: --model 'resnet50'")
+    assert "[ ERROR ] REFERENCE / resnet51: NotFoundError: --model 'resnet51' names no model" in captured.err
+    report = json.loads((tmp_path / "REFERENCE" / "resnet51" / "benchmark_report.json").read_text())
+    assert report["execution_results"]["error"].startswith("NotFoundError: --model 'resnet51'")
     assert (tmp_path / "REFERENCE" / "mlp" / "perf.json").exists()  # the other model still ran
 
     code = main(["bench", "--plugin", "REFERENCE", "--model", "cnn", "-nstreams", "2", "-niter", "1",

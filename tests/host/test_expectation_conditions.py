@@ -141,9 +141,11 @@ def test_a_run_applies_the_entries_whose_condition_the_device_meets(pytester: py
     result.stderr.fnmatch_lines(["*bad.txt:1: condition clause 'OPTIMIZATION_CAPABILITIES with FP16' is not*"])
 
 
-def test_the_bundled_file_parses(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", ["openvino-CPU", "openvino-HETERO-CPU"])
+def test_the_bundled_files_parse(tmp_path: Path, name: str) -> None:
     from ovconform.host import expectations
     from ovconform.reports.collection import suites_root
 
-    entries = expectations.load("openvino-CPU", tmp_path, suites_root() / "expectations")
-    assert all(c.name in ("OPTIMIZATION_CAPABILITIES", "DEVICE_ARCHITECTURE") for e in entries for c in e.when)
+    entries = expectations.load(name, tmp_path, suites_root() / "expectations")
+    assert entries and all(c.name in ("OPTIMIZATION_CAPABILITIES", "DEVICE_ARCHITECTURE")
+                           for e in entries for c in e.when)

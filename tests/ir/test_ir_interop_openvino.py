@@ -70,6 +70,11 @@ OV_READ_DIFFERENCES: dict[str, Callable[[Model], bool]] = {
 OV_CPU_LIMITS: dict[str, Callable[[Model], bool]] = {
     "CPU: a Parameter with a dynamic rank": lambda m: any(not p.get_output_partial_shape(0).has_rank()
                                                           for p in m.get_parameters()),
+    "CPU: no RGBtoNV12/BGRtoNV12 kernel and no evaluate() (tests/reference/deviations_opset_completion.py)": lambda m: any(
+        n.type_name in ("RGBtoNV12", "BGRtoNV12") for n in m.get_ops()),
+    "CPU: GroupedMatMul only in f32/f16 with constant weights (tests/reference/deviations_opset_completion.py)": lambda m: any(
+        n.type_name == "GroupedMatMul" and (not n.get_input_element_type(0).is_real()
+                                            or n.input_value(1).node.type_name != "Constant") for n in m.get_ops()),
     "CPU: f64 is not supported by oneDNN": lambda m: any(o.get_element_type() == Type.f64
                                                          for n in m.get_ops() for o in n.outputs()),
     "CPU (snippets) rejects auto_broadcast 'pdpd'/'none' between inputs of different shapes ('Argument shapes "

@@ -29,31 +29,7 @@ from ovconform.opcases.coverage import NOT_PLANNED, NOT_YET, coverage
 
 #: Op versions of OpenVINO's opset1..17 that ovconform does not implement, and why (issue #22).
 KNOWN_MISSING: dict[tuple[str, int], str] = {
-    # u1 (packed bit) element type needed in the IR
-    ("BinaryConvolution", 1): "needs the u1 element type",
-    # control flow: sub-graph bodies (port maps, back edges) in the IR reader and writer, REFERENCE, HETERO
-    ("If", 8): "sub-graph bodies",
-    ("Loop", 5): "sub-graph bodies",
-    ("TensorIterator", 1): "sub-graph bodies",
-    # detection and NMS ops not written yet
-    ("MatrixNms", 8): "not yet",
-    ("MulticlassNms", 8): "not yet",
-    ("MulticlassNms", 9): "not yet",
-    ("NMSRotated", 13): "not yet",
-    ("GenerateProposals", 9): "not yet",
-    # opset6's ExperimentalDetectron ops (in every opset from 6 to 16; OpenVINO's spec lists them)
-    ("ExperimentalDetectronDetectionOutput", 6): "not yet",
-    ("ExperimentalDetectronGenerateProposalsSingleImage", 6): "not yet",
-    ("ExperimentalDetectronPriorGridGenerator", 6): "not yet",
-    ("ExperimentalDetectronROIFeatureExtractor", 6): "not yet",
-    ("ExperimentalDetectronTopKROIs", 6): "not yet",
-    # string tensors: needs the string element type
-    ("StringTensorPack", 15): "string element type",
-    ("StringTensorUnpack", 15): "string element type",
     # new in opset17 (OpenVINO 2026.x)
-    ("GroupedMatMul", 17): "not yet",
-    ("RGBtoNV12", 17): "not yet",
-    ("BGRtoNV12", 17): "not yet",
 }
 
 _REG = re.compile(r"^\s*_OPENVINO_OP_REG\(\s*(\w+)\s*,\s*([\w:]+)\s*\)", re.MULTILINE)

@@ -11,7 +11,7 @@ import numpy as np
 
 from ovconform import opset
 from ovconform import properties as P
-from ovconform.ir import Model
+from ovconform.ir import Model, Type
 from reference_plugin.compiled_model import ReferenceCompiledModel
 from reference_plugin.plugin import ReferencePlugin
 from reference_plugin.sync_infer_request import ReferenceSyncInferRequest
@@ -75,4 +75,29 @@ class WideConvolutionWrong(ReferencePlugin):
         return super()._compile_model(model, config, context)
 
 
-FAULTS = {cls.__name__: (cls.__doc__ or "").split("\n")[0] for cls in (KvCacheDropsOldest, WideConvolutionWrong)}
+class U4ZeroPointAfterScale(ReferencePlugin):
+    """u4 weight decompression applies the zero point after the scale: q·s - zp, not (q - zp)·s
+    (a fused kernel that folds the two steps in the wrong order); i4 and u8 weights are right."""
+
+    device_name = "MODELFAULT_U4_ZP_AFTER_SCALE"
+
+    def _compile_model(self, model: Model, config: P.PropertyStore, context: Any) -> Any:
+        for sub in model.get_ordered_ops():
+            convert = sub.input_value(0).node if sub.type_name == "Subtract" else None
+            if convert is None or convert.type_name != "Convert":
+                continue
+            codes = convert.input_value(0).node
+            readers = [t.get_node() for t in sub.output(0).get_target_inputs()]
+            mul = next((n for n in readers if n.type_name == "Multiply"), None)
+            if codes.type_name != "Constant" or codes.get_output_element_type(0) != Type.u4 or mul is None:
+                continue
+            scale = mul.input_value(1)
+            scaled = opset.multiply(convert.output(0), scale, name=f"{sub.friendly_name}.scaled_first")
+            for target in list(mul.output(0).get_target_inputs()):  # the Multiply's readers take q·s - zp
+                target.replace_source_output(sub.output(0))
+            sub.input(0).replace_source_output(scaled.output(0))
+        return super()._compile_model(model, config, context)
+
+
+FAULTS = {cls.__name__: (cls.__doc__ or "").split("\n")[0]
+          for cls in (KvCacheDropsOldest, WideConvolutionWrong, U4ZeroPointAfterScale)}

@@ -362,16 +362,20 @@ DEVIATIONS: tuple[Deviation, ...] = (
 )
 
 # Each tier-2/3 family keeps its records in deviations_<family>.py (imported here, after the types exist).
+from deviations_opset_completion import DEVIATIONS as _ADDED_S8  # noqa: E402
 from deviations_advanced import DEVIATIONS as _ADVANCED  # noqa: E402
 from deviations_detect import DEVIATIONS as _DETECT  # noqa: E402
+from deviations_detectron import DEVIATIONS as _DETECTRON  # noqa: E402
 from deviations_index import DEVIATIONS as _INDEX  # noqa: E402
 from deviations_layout import DEVIATIONS as _LAYOUT  # noqa: E402
 from deviations_misc import DEVIATIONS as _MISC  # noqa: E402
 from deviations_norm import DEVIATIONS as _NORM  # noqa: E402
 from deviations_recurrent import DEVIATIONS as _RECURRENT  # noqa: E402
 from deviations_signal import DEVIATIONS as _SIGNAL  # noqa: E402
+from deviations_sort import DEVIATIONS as _SORT  # noqa: E402
 
-DEVIATIONS = (*DEVIATIONS, *_NORM, *_LAYOUT, *_INDEX, *_ADVANCED, *_RECURRENT, *_SIGNAL, *_MISC, *_DETECT)
+DEVIATIONS = (*DEVIATIONS, *_NORM, *_LAYOUT, *_INDEX, *_ADVANCED, *_RECURRENT, *_SIGNAL, *_MISC, *_DETECT, *_ADDED_S8,
+              *_SORT, *_DETECTRON)
 
 #: Suspected deviations that were checked and rejected: the spec leaves the result undefined.
 NOT_DEVIATIONS: dict[str, str] = {

@@ -70,6 +70,8 @@ def _element_types(model: Model) -> list[Type]:
 def to_ov_tensor(value: np.ndarray, et: Type) -> Any:
     """A new openvino.Tensor of ``et`` holding ``value`` (bf16 values are uint16 bit patterns).
     Built from type and shape, then filled: ``ov.Tensor(array)`` turns a 0-d array into shape [1]."""
+    if et == Type.string:  # OpenVINO takes a numpy array of str as a string tensor
+        return ov.Tensor(np.array(value.tolist(), dtype=str).reshape(value.shape))
     tensor = ov.Tensor(getattr(ov.Type, et.name), ov.Shape(list(value.shape)))
     data = tensor.data
     (data.view(np.uint16) if et == Type.bf16 else data)[...] = value
@@ -77,7 +79,13 @@ def to_ov_tensor(value: np.ndarray, et: Type) -> Any:
 
 
 def from_ov_tensor(tensor: Any, et: Type) -> np.ndarray:
-    """A copy of ``tensor``'s data as the array ovconform stores for ``et`` (uint16 for bf16)."""
+    """A copy of ``tensor``'s data as the array ovconform stores for ``et`` (uint16 for bf16, an object
+    array of str for string: the bytes decoded as UTF-8 with surrogate escapes, as ovconform holds them)."""
+    if et == Type.string:
+        raw = np.asarray(tensor.bytes_data, dtype=object)
+        out = np.empty(raw.shape, dtype=object)
+        out.reshape(-1)[:] = [bytes(v).decode("utf-8", "surrogateescape") for v in raw.reshape(-1)]
+        return out
     data = tensor.data
     return np.array(data.view(np.uint16) if et == Type.bf16 else data, copy=True)
 

@@ -166,8 +166,8 @@ def test_the_matrix_has_one_row_per_test_whatever_the_device_names(tmp_path: Pat
     html = _dump(page)
     tests = rows(html, "test-row")
     assert count(html, "tests") == len(tests) == 4, [r[:80] for r in tests]
-    for row in tests:  # test, entity, scope, then one status cell per device, none empty
-        cells = _cells(row)[2:]
+    for row in tests:  # test, entity, scope, time, then one status cell per device, none empty
+        cells = _cells(row)[3:]
         assert len(cells) == len(names) and all(cells), row
 
 

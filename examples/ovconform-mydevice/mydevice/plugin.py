@@ -20,8 +20,7 @@ from ovconform.api import (
     variable_infos,
 )
 from ovconform.ir import Model, Node
-from reference_plugin.ops import make_kernel, registered_ops
-from reference_plugin.ops._base import RunContext
+from reference_plugin.ops import RunContext, make_kernel, registered_ops
 
 
 class MyInferRequest(SyncInferRequest):
@@ -50,6 +49,8 @@ class MyInferRequest(SyncInferRequest):
             else:
                 args = [values[s][i] for s, i in sources]
                 values[step] = kernel.run(args, ctx) if kernel.needs_ctx else kernel.run(args)
+            for done in cm.last_use[step]:  # free what no later node reads: memory stays flat
+                del values[done]
             self._times[step] = time.perf_counter() - start
         for name, value in ctx.updates.items():
             self._states[name].set_state(value)
@@ -74,6 +75,12 @@ class MyCompiledModel(CompiledModel):
              [(step_of[id(v.node)], v.index) for v in n.input_values()]) for n in ops]
         self.parameter_index = {step_of[id(p)]: i for i, p in enumerate(model.get_parameters())}
         self.result_steps = [step_of[id(r)] for r in model.get_results()]
+        # last_use[step]: the steps whose outputs nothing after ``step`` reads (results are kept)
+        last = {s: step for step, (_n, _k, sources) in enumerate(self.plan) for s, _i in sources}
+        self.last_use: list[list[int]] = [[] for _ in self.plan]
+        for source, step in last.items():
+            if source not in self.result_steps:
+                self.last_use[step].append(source)
 
 
 class MyDevicePlugin(Plugin):

@@ -19,6 +19,7 @@ import openvino as ov
 from ovconform import properties as P
 from ovconform.adapters.openvino._compiled import OVCompiledModel, unpack_blob
 from ovconform.adapters.openvino._convert import from_ov_value, to_ov_model, to_ov_props, translate
+from ovconform.contract import encryption
 from ovconform.contract.plugin import Plugin, Version
 from ovconform.errors import (
     CompileError,
@@ -109,6 +110,12 @@ class OVPlugin(Plugin):
         self._private: Any = None
         self._private_lock = threading.Lock()
         super().__init__(target.name)
+
+    @property
+    def meta(self) -> bool:
+        """Whether the OpenVINO device is a meta device (HETERO, AUTO, MULTI, BATCH), which runs
+        models on other devices: the suites judge a few behaviours of those as OpenVINO does."""
+        return self._target.base in ("HETERO", "AUTO", "MULTI", "BATCH")
 
     # -- set-up ---------------------------------------------------------------------------------
     def _declare_properties(self) -> list[P.Declared]:
@@ -231,13 +238,17 @@ class OVPlugin(Plugin):
     def compile_model(self, model: Model, properties: Mapping[str, Any] | None = None,
                       context: Any = None) -> OVCompiledModel:
         ov_model = self._read(model, "compile_model")
-        device, props = self._ov_target(properties or {})
+        given = dict(properties or {})
+        callbacks = encryption.pop_callbacks(given)
+        device, props = self._ov_target(given)
         try:
-            compiled = self._ov_core.compile_model(ov_model, device, to_ov_props(props))
+            compiled = self._ov_core.compile_model(ov_model, device, _with_callbacks(to_ov_props(props), callbacks))
         except Exception as e:  # noqa: BLE001
             raise translate(e, f"device {self.device_name!r} failed to compile model {model.friendly_name!r}",
                             _compile_error_kind(e)) from e
-        return OVCompiledModel(model.clone(), self, compiled)
+        out = OVCompiledModel(model.clone(), self, compiled)
+        out._encryption = callbacks  # the adapter's envelope (it holds the model's XML) is encrypted on export
+        return out
 
     def query_model(self, model: Model, properties: Mapping[str, Any] | None = None) -> dict[str, str]:
         ov_model = self._read(model, "query_model")
@@ -260,9 +271,10 @@ class OVPlugin(Plugin):
         blob = _read_stream(stream)
         props = dict(properties or {})
         loaded = bool(P.parse_value(P.LOADED_FROM_CACHE, props.pop(P.LOADED_FROM_CACHE, False)))
+        callbacks = encryption.pop_callbacks(props)
         if not blob:
             raise ImportModelError(f"device {self.device_name!r} cannot import an empty stream (no device header).")
-        header, (xml, weights, ov_blob) = unpack_blob(blob)
+        header, (xml, weights, ov_blob) = unpack_blob(encryption.decrypt_blob(blob, callbacks, self.device_name))
         if header.get("architecture") != self.architecture:
             raise ImportModelError(f"device {self.device_name!r} cannot import the blob: it was exported for "
                                    f"architecture {header.get('architecture')!r}; this device is "
@@ -270,15 +282,25 @@ class OVPlugin(Plugin):
         device, props = self._ov_target(props)
         try:
             model = ovconform.read_model(xml, weights)
-            compiled = self._ov_core.import_model(io.BytesIO(ov_blob), device, to_ov_props(props))
+            compiled = self._ov_core.import_model(io.BytesIO(ov_blob), device,
+                                                  _with_callbacks(to_ov_props(props), callbacks))
         except OVConformError as e:
             raise ImportModelError(f"device {self.device_name!r} could not import the blob: {e}") from e
         except Exception as e:  # noqa: BLE001
             raise translate(e, f"device {self.device_name!r}: import_model", _import_error_kind(e)) from e
-        return OVCompiledModel(model, self, compiled, loaded_from_cache=loaded)
+        out = OVCompiledModel(model, self, compiled, loaded_from_cache=loaded)
+        out._encryption = callbacks
+        return out
 
     def __repr__(self) -> str:
         return f"<OVPlugin {self.device_name!r} -> OpenVINO {self._target.ov_device!r}>"
+
+
+def _with_callbacks(ov_props: dict[str, Any], callbacks: P.EncryptionCallbacks | None) -> dict[str, Any]:
+    """OpenVINO's Python form of CACHE_ENCRYPTION_CALLBACKS: ``[encrypt, decrypt]``, bytes -> bytes."""
+    if callbacks is not None:
+        ov_props[P.CACHE_ENCRYPTION_CALLBACKS] = [callbacks.encrypt, callbacks.decrypt]
+    return ov_props
 
 
 _SHARED: dict[str, Any] = {}

@@ -5,14 +5,26 @@
 * Proposal-1/4 (:mod:`._proposal`);
 * ROIAlign-3/9, ROIAlignRotated-15, ROIPooling-2, PSROIPooling-1, DeformablePSROIPooling-1
   (:mod:`._roi`);
-* RegionYolo-1, ReorgYolo-2 (:mod:`._yolo`).
+* RegionYolo-1, ReorgYolo-2 (:mod:`._yolo`);
+* ExperimentalDetectronPriorGridGenerator-6, ExperimentalDetectronROIFeatureExtractor-6,
+  ExperimentalDetectronDetectionOutput-6 (:mod:`._detectron`);
+* GenerateProposals-9, ExperimentalDetectronGenerateProposalsSingleImage-6 (:mod:`._generate_proposals`).
 
-Not here yet: GenerateProposals-9. The NMS ops are in the "sort" family
+ExperimentalDetectronTopKROIs-6 is in the "sort" family. The NMS ops are in the "sort" family
 (:mod:`ovconform.opset._sort`), as in OpenVINO's specification.
 """
 
 from __future__ import annotations
 
+from ovconform.opset._detection._detectron import (
+    experimental_detectron_detection_output,
+    experimental_detectron_prior_grid_generator,
+    experimental_detectron_roi_feature_extractor,
+)
+from ovconform.opset._detection._generate_proposals import (
+    experimental_detectron_generate_proposals_single_image,
+    generate_proposals,
+)
 from ovconform.opset._detection._output import detection_output
 from ovconform.opset._detection._prior import prior_box, prior_box_clustered
 from ovconform.opset._detection._proposal import proposal
@@ -26,6 +38,8 @@ from ovconform.opset._detection._roi import (
 from ovconform.opset._detection._yolo import region_yolo, reorg_yolo
 
 __all__ = [
-    "deformable_psroi_pooling", "detection_output", "prior_box", "prior_box_clustered", "proposal", "psroi_pooling",
-    "region_yolo", "reorg_yolo", "roi_align", "roi_align_rotated", "roi_pooling"
+    "deformable_psroi_pooling", "detection_output", "experimental_detectron_detection_output",
+    "experimental_detectron_generate_proposals_single_image", "experimental_detectron_prior_grid_generator",
+    "experimental_detectron_roi_feature_extractor", "generate_proposals", "prior_box", "prior_box_clustered",
+    "proposal", "psroi_pooling", "region_yolo", "reorg_yolo", "roi_align", "roi_align_rotated", "roi_pooling"
 ]

@@ -19,7 +19,8 @@ Dims that depend on an unknown M, B, C or N are dynamic.
 TopK has ``axis``, ``mode`` (max, min), ``sort`` (value, index, none), ``index_element_type`` and,
 from TopK-11, ``stable``; with a ``k`` unknown at build time the sorted axis is bounded ``0..n``
 when the data shape is static, ``?`` otherwise. SearchSorted has ``right_mode`` and
-``output_type``. MatrixNms-8, MulticlassNms-8/9 and NMSRotated-13 are not defined yet.
+``output_type``. MatrixNms-8 (:mod:`._matrix_nms`), MulticlassNms-8/9 (:mod:`._multiclass_nms`) and
+NMSRotated-13 (:mod:`._nms_rotated`) have a module each; :mod:`._nms_checks` holds their shared checks.
 """
 
 from __future__ import annotations
@@ -31,8 +32,13 @@ import numpy as np
 from ovconform.ir import AttrSpec, Dimension, Node, PartialShape, Type, constant_value, define_op, make_node
 from ovconform.opset._helpers import NodeInput, as_output, normalize_axis, require
 from ovconform.opset._inputs import INDEX_TYPES, Infer, _merge, _numeric, _same, _scalar_input, _upto, index_input
+from ovconform.opset._sort._matrix_nms import matrix_nms
+from ovconform.opset._sort._multiclass_nms import multiclass_nms
+from ovconform.opset._sort._nms_rotated import nms_rotated
+from ovconform.opset._sort._topk_rois import experimental_detectron_topk_rois
 
-__all__ = ["non_max_suppression", "search_sorted", "topk"]
+__all__ = ["experimental_detectron_topk_rois", "matrix_nms", "multiclass_nms", "nms_rotated", "non_max_suppression",
+           "search_sorted", "topk"]
 
 _NAMES = ("boxes", "scores", "max_output_boxes_per_class", "iou_threshold", "score_threshold", "soft_nms_sigma")
 _ENCODING = AttrSpec("box_encoding", "str", "corner", ("corner", "center"))

@@ -1,5 +1,6 @@
 """Case strategies of the sort ops (OpenVINO's op-spec folder "sort"): NonMaxSuppression-1/3/4/5/9,
-TopK-1/3/11 and SearchSorted-15.
+TopK-1/3/11 and SearchSorted-15 here; MatrixNms-8 and MulticlassNms-8/9 in :mod:`._nms_boxes`,
+NMSRotated-13 in :mod:`._nms_rotated`, their stimulus cases in :mod:`._nms_stimulus`.
 
 TopK: values along the axis are all different unless TopK-11 ``stable=true`` (the only case where
 the spec orders ties); ``sort="none"`` only with ``k=1`` (its order is implementation defined
@@ -36,6 +37,12 @@ from ovconform.opcases._draw_index import INDEX_TYPES, draw_type
 from ovconform.opcases.condition import BUCKET_TYPES
 from ovconform.opcases.depth import Depth
 from ovconform.opcases.movement._indexed import distinct_along
+from ovconform.opcases.sort import (  # noqa: F401 - registers the cases
+    _nms_boxes,
+    _nms_rotated,
+    _nms_stimulus,
+    _topk_rois,
+)
 from ovconform.opset._sort import VERSIONS
 
 

@@ -1,0 +1,92 @@
+"""Shared by the control-flow kernels (If-8, Loop-5, TensorIterator-1): a body run on the plain
+interpreter, its Parameters fed by the port map, and the outputs gathered from its Results."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ovconform.ir._subgraph import (
+    BodyOutputDescription,
+    ConcatOutputDescription,
+    MergedInputDescription,
+    SliceInputDescription,
+)
+
+if TYPE_CHECKING:
+    from ovconform.ir import Model
+
+#: A Loop with no trip-count limit stops with an error after this many iterations (its body
+#: condition never turned false).
+MAX_ITERATIONS = 1 << 20
+
+
+def runner(body: Model) -> Any:
+    """A plain-interpreter runner of ``body`` (imported here: the interpreter imports the kernels)."""
+    from reference_plugin.evaluate import ModelRunner
+
+    return ModelRunner(body)
+
+
+def slices(arr: np.ndarray, d: SliceInputDescription, count: int | None) -> list[np.ndarray]:
+    """The parts of ``arr`` a sliced input feeds, in iteration order: ``part_size`` wide along the
+    axis, from ``start`` on in steps of ``stride`` (from the end back when it is negative)."""
+    axis = d.axis % arr.ndim
+    dim = arr.shape[axis]
+    start = d.start + dim if d.start < 0 else d.start
+    end = d.end + dim if d.end < 0 else d.end
+    if not (0 <= start < dim and 0 <= end < dim):
+        raise ValueError(f"{d!r}: start {d.start} and end {d.end} lie outside the axis of size {dim}.")
+    n = (abs(end - start) + 1) // d.part_size if count is None else count
+    out = []
+    for i in range(n):
+        first = start + i * d.stride if d.stride > 0 else start + i * d.stride - d.part_size + 1
+        if first < 0 or first + d.part_size > dim:
+            raise ValueError(f"{d!r}: iteration {i} reads [{first}, {first + d.part_size}) outside the axis of "
+                             f"size {dim}.")
+        out.append(np.take(arr, range(first, first + d.part_size), axis=axis))
+    return out
+
+
+def concat(values: Sequence[np.ndarray], d: ConcatOutputDescription, empty_shape: Any, dtype: Any) -> np.ndarray:
+    """The values of every iteration along the axis (reversed for a negative stride)."""
+    if not values:
+        if empty_shape is None:
+            raise ValueError(f"{d!r}: no iteration ran and the body value's shape is not static.")
+        dims = list(empty_shape) or [1]
+        dims[d.axis % len(dims)] = 0
+        return np.zeros(dims, dtype=dtype)
+    parts = [v.reshape(v.shape or (1,)) for v in values]
+    if d.stride < 0:
+        parts.reverse()
+    return np.concatenate(parts, axis=d.axis % parts[0].ndim)
+
+
+def gather_outputs(n_out: int, out_descs: Sequence[Any], last: list[np.ndarray] | None,
+                   concats: dict[int, list[np.ndarray]], initial: dict[int, np.ndarray], body: Model,
+                   dtypes: Sequence[Any]) -> tuple[np.ndarray, ...]:
+    """The node outputs: the last iteration's Result values and the concatenations; with no iteration
+    run, a back-edged value is its initial value (``initial`` by body Result index)."""
+    outs: list[np.ndarray | None] = [None] * n_out
+    results = body.get_results()
+    for d in out_descs:
+        if isinstance(d, BodyOutputDescription):
+            if last is not None:
+                outs[d.output_index] = last[d.body_value_index]
+            elif d.body_value_index in initial:
+                outs[d.output_index] = initial[d.body_value_index]
+            else:
+                raise ValueError(f"no iteration ran, so output {d.output_index} (body Result {d.body_value_index}) "
+                                 "has no value.")
+        else:
+            shape = results[d.body_value_index].get_input_partial_shape(0)
+            empty = shape.to_shape() if shape.is_static else None
+            outs[d.output_index] = concat(concats[d.output_index], d, empty, dtypes[d.output_index])
+    assert all(o is not None for o in outs)
+    return tuple(np.ascontiguousarray(o) for o in outs if o is not None)
+
+
+def back_edges(in_descs: Sequence[Any]) -> list[MergedInputDescription]:
+    return [d for d in in_descs if isinstance(d, MergedInputDescription)]
