@@ -79,3 +79,43 @@ def run_devices(workdir: Path, specs: list[str], *args: str, timeout: float = 90
 def by_test(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """A document's records by the test's name and parameters (the node id after its last ``::``)."""
     return {r["nodeid"].split("::")[-1]: r for r in doc["records"]}
+
+
+# -- op-suite fault runs: a module of broken devices, each wrong in one op ------------------------------
+#: the statuses of a test a device fails
+FAILING = ("failed", "error", "crashed", "hanged")
+
+
+def op_fault_runs(workdir: Path, module: str, faults: list[str], ops: list[str],
+                  timeout: float = 900) -> dict[str, dict[str, dict[str, Any]]]:
+    """The op suite (quick depth, 10 cases an op version), limited to the tests of ``ops`` (``"Xor-1"``:
+    ``[Xor-1-`` does not match ``[LogicalXor-1-``), run once on REFERENCE and on each class ``faults``
+    of ``tests/plugins/<module>.py``: each device's records by test."""
+    select = " or ".join(f"[{op}-" for op in sorted(set(ops)))
+    specs = ["reference", *[f"{module}:{name}" for name in faults]]
+    docs = run_devices(workdir, specs, "-p", "no:xdist", "-k", select, "--ovconform-depth", "quick",
+                       "--ovconform-examples", "10", timeout=timeout)
+    return {name: by_test(doc) for name, doc in docs.items()}
+
+
+def assert_passes_every_test_of(records: dict[str, dict[str, Any]], ops: list[str], least: int = 10) -> None:
+    """At least ``least`` tests of each op of ``ops`` ran, and all passed."""
+    for op in ops:
+        mine = {k: r for k, r in records.items() if f"[{op}-" in k}
+        bad = [(k, r["status"]) for k, r in mine.items() if r["status"] != "passed"]
+        assert len(mine) >= least and not bad, (op, len(mine), bad[:3])
+
+
+def assert_fails_only_its_ops(records: dict[str, dict[str, Any]], fault: str, ops: list[str],
+                              inference_only: bool = True) -> None:
+    """``fault``'s device fails an inference test of every op of ``ops`` and nothing else: each failure is
+    a test of one of them (its inference only, with ``inference_only``), status failed, saying the op."""
+    failed = {k: r for k, r in records.items() if r["status"] in FAILING}
+    for op in ops:
+        assert any(k.startswith(f"test_op_inference[{op}-") for k in failed), f"{fault} passed every {op} test"
+    for test_id, record in failed.items():
+        mine = [op for op in ops if (test_id.startswith(f"test_op_inference[{op}-") if inference_only
+                                     else f"[{op}-" in test_id)]
+        assert mine, f"{fault} failed {test_id}, not a test of {ops}"
+        assert record["status"] == "failed", (test_id, record["status"])
+        assert record["message"].startswith(f"Failed: declared supported but failed: {mine[0]}"), record["message"]

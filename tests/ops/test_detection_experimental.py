@@ -8,14 +8,13 @@ from the spec's steps, the case strategies (NMS and top-k really act), and the b
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 from _op_helpers import P, evaluate_node, out
 from _opcase_checks import CASE_SETTINGS, check_case_runs, check_ir_spelling
-from _session import by_test, once_per_session, run_devices
+from _session import assert_fails_only_its_ops, assert_passes_every_test_of, once_per_session, op_fault_runs
 from hypothesis import given
 from hypothesis import strategies as st
 from plugins import detectron_faults as faults
@@ -373,36 +372,19 @@ def _rebuilt(node: Any) -> Any:
 
 # -- the broken devices ---------------------------------------------------------------------------------------------
 
-FAIL = ("failed", "error", "crashed", "hanged")
-SELECT = " or ".join(f"[{op}-" for op in sorted(set(faults.OPS.values())))
-
-
-def _run(workdir: Path) -> dict[str, dict[str, dict[str, Any]]]:
-    specs = ["reference", *[f"detectron_faults:{name}" for name in faults.FAULTS]]
-    docs = run_devices(workdir, specs, "-p", "no:xdist", "-k", SELECT, "--ovconform-depth", "quick",
-                       "--ovconform-examples", "10", timeout=900)
-    return {name: by_test(doc) for name, doc in docs.items()}
+ALL = sorted(set(faults.OPS.values()))
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, dict[str, Any]]]:
-    return once_per_session(tmp_path_factory, "detectron_fault_runs", _run)
+    return once_per_session(tmp_path_factory, "detectron_fault_runs",
+                            lambda d: op_fault_runs(d, "detectron_faults", list(faults.FAULTS), ALL))
 
 
 def test_reference_passes_every_test_of_these_ops(runs: dict[str, Any]) -> None:
-    records = runs["REFERENCE"]
-    for op in sorted(set(faults.OPS.values())):
-        mine = {k: r for k, r in records.items() if f"[{op}-" in k}
-        assert len(mine) >= 10 and all(r["status"] == "passed" for r in mine.values()), op
+    assert_passes_every_test_of(runs["REFERENCE"], ALL)
 
 
 @pytest.mark.parametrize("fault", sorted(faults.FAULTS))
 def test_each_fault_fails_its_op_only(runs: dict[str, Any], fault: str) -> None:
-    device = getattr(faults, fault).device_name
-    failed = {k: r for k, r in runs[device].items() if r["status"] in FAIL}
-    assert failed, f"{fault} passed every test"
-    op = faults.OPS[fault]
-    for test_id, record in failed.items():
-        assert test_id.startswith(f"test_op_inference[{op}-case"), test_id
-        assert record["status"] == "failed"
-        assert record["message"].startswith(f"Failed: declared supported but failed: {op}")
+    assert_fails_only_its_ops(runs[getattr(faults, fault).device_name], fault, [faults.OPS[fault]])

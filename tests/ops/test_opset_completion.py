@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from _session import by_test, once_per_session, run_devices
+from _session import assert_fails_only_its_ops, assert_passes_every_test_of, once_per_session, op_fault_runs
 
 from ovconform import Model, opset, read_model, serialize
 from ovconform.errors import InferError, ValidationError
@@ -389,44 +389,26 @@ def test_to_nv12_matches_cpu_running_the_formula(op: str) -> None:
 
 # -- the op suite catches the broken devices -------------------------------------------------------------------
 
-FAIL = ("failed", "error", "crashed", "hanged")
 #: fault class of tests/plugins/opset_completion_faults.py -> (its device name, the op it breaks); the module is
 #: imported only by the pytest run below (it imports added_op_faults as a top-level module)
 FAULTS = {"GroupedMatMulIgnoresLastOffset": ("OPF_GMM_LASTOFF", "GroupedMatMul-17"),
           "BinaryConvolutionPadValueZero": ("OPF_BCONV_PAD", "BinaryConvolution-1"),
           "BGRtoNV12ReadsRGB": ("OPF_BGR_AS_RGB", "BGRtoNV12-17")}
-ADDED = ("BinaryConvolution-1", "StringTensorPack-15", "StringTensorUnpack-15", "GroupedMatMul-17", "RGBtoNV12-17",
-         "BGRtoNV12-17")
-
-
-def _run_faults(workdir: Path) -> dict[str, dict[str, dict[str, Any]]]:
-    specs = ["reference", *[f"opset_completion_faults:{name}" for name in FAULTS]]
-    select = " or ".join(f"[{op}-" for op in ADDED)
-    docs = run_devices(workdir, specs, "-p", "no:xdist", "-k", select, "--ovconform-depth", "quick",
-                       "--ovconform-examples", "10")
-    return {name: by_test(doc) for name, doc in docs.items()}
+ADDED = ["BinaryConvolution-1", "StringTensorPack-15", "StringTensorUnpack-15", "GroupedMatMul-17", "RGBtoNV12-17",
+         "BGRtoNV12-17"]
 
 
 @pytest.fixture(scope="module")
 def fault_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, dict[str, Any]]]:
-    return once_per_session(tmp_path_factory, "opset_completion_fault_runs", _run_faults)
+    return once_per_session(tmp_path_factory, "opset_completion_fault_runs",
+                            lambda d: op_fault_runs(d, "opset_completion_faults", list(FAULTS), ADDED))
 
 
 def test_reference_passes_every_added_op(fault_runs: dict[str, Any]) -> None:
-    records = fault_runs["REFERENCE"]
-    for op in ADDED:
-        mine = {k: r for k, r in records.items() if f"[{op}-" in k}
-        assert len(mine) >= 10, (op, len(mine))
-        assert all(r["status"] == "passed" for r in mine.values()), (op, [k for k, r in mine.items()
-                                                                          if r["status"] != "passed"][:3])
+    assert_passes_every_test_of(fault_runs["REFERENCE"], ADDED)
 
 
 @pytest.mark.parametrize("fault", sorted(FAULTS))
 def test_each_fault_fails_its_op_only(fault_runs: dict[str, Any], fault: str) -> None:
     device, op = FAULTS[fault]
-    failed = {k: r for k, r in fault_runs[device].items() if r["status"] in FAIL}
-    assert failed, f"{fault} passed every test"
-    for test_id, record in failed.items():
-        assert test_id.startswith(f"test_op_inference[{op}-case"), test_id
-        assert record["status"] == "failed"
-        assert record["message"].startswith(f"Failed: declared supported but failed: {op}")
+    assert_fails_only_its_ops(fault_runs[device], fault, [op])

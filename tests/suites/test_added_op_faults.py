@@ -9,45 +9,28 @@ nothing else; REFERENCE passes every test of the three ops.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
-from _session import by_test, once_per_session, run_devices
+from _session import assert_fails_only_its_ops, assert_passes_every_test_of, once_per_session, op_fault_runs
 from plugins import added_op_faults as faults
 
-FAIL = ("failed", "error", "crashed", "hanged")
 #: fault class -> the op it breaks
 OPS = {"ReverseMaskAsIndices": "Reverse-1", "ReverseRepeatedAxisTwice": "Reverse-1", "XorComputesOr": "Xor-1",
        "ErfInvNaNAtOne": "ErfInv-17"}
-#: the op suite's tests of those ops (``[Xor-1-`` does not match ``[LogicalXor-1-``)
-SELECT = " or ".join(f"[{op}-" for op in sorted(set(OPS.values())))
+ALL = sorted(set(OPS.values()))
 
-
-def _run(workdir: Path) -> dict[str, dict[str, dict[str, Any]]]:
-    specs = ["reference", *[f"added_op_faults:{name}" for name in faults.FAULTS]]
-    docs = run_devices(workdir, specs, "-p", "no:xdist", "-k", SELECT, "--ovconform-depth", "quick",
-                       "--ovconform-examples", "10", timeout=600)
-    return {name: by_test(doc) for name, doc in docs.items()}
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, dict[str, Any]]]:
-    return once_per_session(tmp_path_factory, "added_op_fault_runs", _run)
+    return once_per_session(tmp_path_factory, "added_op_fault_runs",
+                            lambda d: op_fault_runs(d, "added_op_faults", list(faults.FAULTS), ALL, timeout=600))
 
 
 def test_reference_passes_every_added_op(runs: dict[str, Any]) -> None:
-    records = runs["REFERENCE"]
-    for op in sorted(set(OPS.values())):
-        mine = {k: r for k, r in records.items() if f"[{op}-" in k}
-        assert len(mine) >= 10 and all(r["status"] == "passed" for r in mine.values()), op
+    assert_passes_every_test_of(runs["REFERENCE"], ALL)
 
 
 @pytest.mark.parametrize("fault", sorted(OPS))
 def test_each_fault_fails_its_op_only(runs: dict[str, Any], fault: str) -> None:
-    device = getattr(faults, fault).device_name
-    failed = {k: r for k, r in runs[device].items() if r["status"] in FAIL}
-    assert failed, f"{fault} passed every test"
-    for test_id, record in failed.items():
-        assert test_id.startswith(f"test_op_inference[{OPS[fault]}-case"), test_id
-        assert record["status"] == "failed"
-        assert record["message"].startswith(f"Failed: declared supported but failed: {OPS[fault]}")
+    assert_fails_only_its_ops(runs[getattr(faults, fault).device_name], fault, [OPS[fault]])

@@ -9,50 +9,29 @@ supported but failed") and nothing else; REFERENCE passes every test of the four
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
-from _session import by_test, once_per_session, run_devices
+from _session import assert_fails_only_its_ops, assert_passes_every_test_of, once_per_session, op_fault_runs
 from plugins import nms_faults as faults
 
-FAIL = ("failed", "error", "crashed", "hanged")
 #: fault class -> the op versions it breaks (each must be caught)
-OPS = {"MatrixNmsGaussianAsLinear": ("MatrixNms-8",),
-       "MulticlassNmsKeepsBackground": ("MulticlassNms-8", "MulticlassNms-9"),
-       "NMSRotatedAngleDirectionReversed": ("NMSRotated-13",)}
+OPS = {"MatrixNmsGaussianAsLinear": ["MatrixNms-8"],
+       "MulticlassNmsKeepsBackground": ["MulticlassNms-8", "MulticlassNms-9"],
+       "NMSRotatedAngleDirectionReversed": ["NMSRotated-13"]}
 ALL = sorted({op for ops in OPS.values() for op in ops})
-#: the op suite's tests of those ops
-SELECT = " or ".join(f"[{op}-" for op in ALL)
-
-
-def _run(workdir: Path) -> dict[str, dict[str, dict[str, Any]]]:
-    specs = ["reference", *[f"nms_faults:{name}" for name in faults.FAULTS]]
-    docs = run_devices(workdir, specs, "-p", "no:xdist", "-k", SELECT, "--ovconform-depth", "quick",
-                       "--ovconform-examples", "10", timeout=600)
-    return {name: by_test(doc) for name, doc in docs.items()}
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, dict[str, Any]]]:
-    return once_per_session(tmp_path_factory, "nms_fault_runs", _run)
+    return once_per_session(tmp_path_factory, "nms_fault_runs",
+                            lambda d: op_fault_runs(d, "nms_faults", list(faults.FAULTS), ALL, timeout=600))
 
 
 def test_reference_passes_every_nms_op(runs: dict[str, Any]) -> None:
-    records = runs["REFERENCE"]
-    for op in ALL:
-        mine = {k: r for k, r in records.items() if f"[{op}-" in k}
-        assert len(mine) >= 10 and all(r["status"] == "passed" for r in mine.values()), op
+    assert_passes_every_test_of(runs["REFERENCE"], ALL)
 
 
 @pytest.mark.parametrize("fault", sorted(OPS))
 def test_each_fault_fails_its_op_only(runs: dict[str, Any], fault: str) -> None:
-    device = getattr(faults, fault).device_name
-    failed = {k: r for k, r in runs[device].items() if r["status"] in FAIL}
-    for op in OPS[fault]:
-        assert any(k.startswith(f"test_op_inference[{op}-case") for k in failed), f"{fault} passed every {op} test"
-    for test_id, record in failed.items():
-        assert any(test_id.startswith(f"test_op_inference[{op}-case") for op in OPS[fault]), test_id
-        assert record["status"] == "failed"
-        assert record["message"].startswith("Failed: declared supported but failed: ")
-        assert any(f"failed: {op}" in record["message"] for op in OPS[fault]), record["message"]
+    assert_fails_only_its_ops(runs[getattr(faults, fault).device_name], fault, OPS[fault])
