@@ -30,6 +30,26 @@ def runner(body: Model) -> Any:
     return ModelRunner(body)
 
 
+def iteration_setup(body: Model, in_descs: Sequence[Any], edges: Sequence[Any], out_descs: Sequence[Any],
+                    inputs: Sequence[np.ndarray], count: int | None
+                    ) -> tuple[list[np.ndarray | None], dict[int, list[np.ndarray]], dict[int, np.ndarray],
+                               dict[int, list[np.ndarray]]]:
+    """What a Loop or TensorIterator needs before its first iteration: the body's feed (invariant
+    and merged inputs in place), each sliced input's parts (``count`` of them, or as many as fit),
+    each back edge's initial value by body Result, and an empty list per concatenated output."""
+    feed: list[np.ndarray | None] = [None] * len(body.get_parameters())
+    sliced: dict[int, list[np.ndarray]] = {}
+    for d in in_descs:
+        if isinstance(d, SliceInputDescription):
+            sliced[d.body_parameter_index] = slices(inputs[d.input_index], d, count)
+        else:
+            feed[d.body_parameter_index] = inputs[d.input_index]
+    initial = {d.body_value_index: inputs[d.input_index] for d in edges}
+    concats: dict[int, list[np.ndarray]] = {d.output_index: [] for d in out_descs
+                                            if isinstance(d, ConcatOutputDescription)}
+    return feed, sliced, initial, concats
+
+
 def slices(arr: np.ndarray, d: SliceInputDescription, count: int | None) -> list[np.ndarray]:
     """The parts of ``arr`` a sliced input feeds, in iteration order: ``part_size`` wide along the
     axis, from ``start`` on in steps of ``stride`` (from the end back when it is negative)."""

@@ -19,10 +19,9 @@ from __future__ import annotations
 import numpy as np
 
 from ovconform.ir import Node
-from ovconform.ir._subgraph import ConcatOutputDescription, SliceInputDescription
 from reference_plugin.ops import register_op
 from reference_plugin.ops._base import OpRun
-from reference_plugin.ops._common_subgraph import MAX_ITERATIONS, back_edges, gather_outputs, runner, slices
+from reference_plugin.ops._common_subgraph import MAX_ITERATIONS, back_edges, gather_outputs, iteration_setup, runner
 
 
 @register_op("Loop", since=5)
@@ -52,16 +51,8 @@ class Loop(OpRun):
         trip = int(self._scalar(trip_count, "trip_count"))
         go = bool(self._scalar(execution_condition, "execution_condition"))
         inputs = [trip_count, execution_condition, *rest]
-        feed: list[np.ndarray | None] = [None] * len(self.body.get_parameters())
-        sliced: dict[int, list[np.ndarray]] = {}
-        for d in self.in_descs:
-            if isinstance(d, SliceInputDescription):
-                sliced[d.body_parameter_index] = slices(inputs[d.input_index], d, None)
-            else:
-                feed[d.body_parameter_index] = inputs[d.input_index]
-        initial = {d.body_value_index: inputs[d.input_index] for d in self.edges}
-        concats: dict[int, list[np.ndarray]] = {d.output_index: [] for d in self.out_descs
-                                                 if isinstance(d, ConcatOutputDescription)}
+        feed, sliced, initial, concats = iteration_setup(self.body, self.in_descs, self.edges, self.out_descs,
+                                                         inputs, None)
         last: list[np.ndarray] | None = None
         i = 0
         while go and (trip < 0 or i < trip):

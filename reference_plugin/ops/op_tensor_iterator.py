@@ -17,7 +17,7 @@ from ovconform.ir import Node
 from ovconform.ir._subgraph import ConcatOutputDescription, SliceInputDescription
 from reference_plugin.ops import register_op
 from reference_plugin.ops._base import OpRun
-from reference_plugin.ops._common_subgraph import back_edges, gather_outputs, runner, slices
+from reference_plugin.ops._common_subgraph import back_edges, gather_outputs, iteration_setup, runner, slices
 
 
 @register_op("TensorIterator", since=1)
@@ -45,16 +45,8 @@ class TensorIterator(OpRun):
 
     def _run(self, *inputs: np.ndarray) -> tuple[np.ndarray, ...]:
         n = self.iterations(inputs)
-        feed: list[np.ndarray | None] = [None] * len(self.body.get_parameters())
-        sliced: dict[int, list[np.ndarray]] = {}
-        for d in self.in_descs:
-            if isinstance(d, SliceInputDescription):
-                sliced[d.body_parameter_index] = slices(inputs[d.input_index], d, n)
-            else:
-                feed[d.body_parameter_index] = inputs[d.input_index]
-        initial = {d.body_value_index: inputs[d.input_index] for d in self.edges}
-        concats: dict[int, list[np.ndarray]] = {d.output_index: [] for d in self.out_descs
-                                                 if isinstance(d, ConcatOutputDescription)}
+        feed, sliced, initial, concats = iteration_setup(self.body, self.in_descs, self.edges, self.out_descs,
+                                                         inputs, n)
         last: list[np.ndarray] | None = None
         for i in range(n):
             for p, parts in sliced.items():

@@ -251,15 +251,20 @@ def test_fault_fails_exactly_its_tests(reports: Records, fault: str) -> None:
     assert_fails_exactly(reports[fault], _device(fault), EXPECTED[fault], f"{fault} ({faulty.FAULTS[fault]})")
 
 
-@pytest.mark.parametrize("fault", sorted(faulty.FAULTS))
-def test_failure_messages_say_got_and_expected(reports: Records, fault: str) -> None:
-    device = _device(fault)
-    for r in reports[fault]:
+def assert_messages_say_got_and_expected(records: list[dict[str, Any]], device: str) -> None:
+    """Every failure's message says what was got, what was expected, and which call of ``device``."""
+    __tracebackhide__ = True
+    for r in records:
         if r["status"] in FAIL:
             message = r["message"]
             assert "but should be" in message and f"[{device}." in message, (
                 f"{r['nodeid']}: the message does not say what was got, what was expected and which call: "
                 f"{message[:500]!r}")
+
+
+@pytest.mark.parametrize("fault", sorted(faulty.FAULTS))
+def test_failure_messages_say_got_and_expected(reports: Records, fault: str) -> None:
+    assert_messages_say_got_and_expected(reports[fault], _device(fault))
 
 
 @pytest.mark.parametrize("fault", CAUGHT_BY_MANDATORY)

@@ -19,8 +19,7 @@ from typing import Any
 import pytest
 from _session import once_per_session
 from plugins import api_faulty_devices_more as faulty
-from test_api_faults import assert_fails_exactly
-from test_suites_faults import FAIL
+from test_api_faults import assert_fails_exactly, assert_messages_say_got_and_expected
 
 from ovconform.suites import _models
 
@@ -131,9 +130,4 @@ def test_fault_fails_exactly_its_tests(reports: Records, fault: str) -> None:
 
 @pytest.mark.parametrize("fault", sorted(faulty.FAULTS))
 def test_failure_messages_say_got_and_expected(reports: Records, fault: str) -> None:
-    device = _device(fault)
-    for r in reports[fault]:
-        if r["status"] in FAIL:
-            assert "but should be" in r["message"] and f"[{device}." in r["message"], (
-                f"{r['nodeid']}: the message does not say what was got, what was expected and which call: "
-                f"{r['message'][:500]!r}")
+    assert_messages_say_got_and_expected(reports[fault], _device(fault))
