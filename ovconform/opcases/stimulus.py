@@ -323,7 +323,9 @@ def register_stimuli(op_type: str, version: int) -> Callable[[Recipe], Recipe]:
 
 #: Recipe modules of op versions whose family module registers no stimulus cases itself.
 RECIPE_MODULES: Final = ("ovconform.opcases._stimulus_movement", "ovconform.opcases._stimulus_numeric",
-                          "ovconform.opcases._stimulus_recurrent", "ovconform.opcases._stimulus_detection")
+                          "ovconform.opcases._stimulus_recurrent", "ovconform.opcases._stimulus_detection",
+                          "ovconform.opcases._stimulus_layout", "ovconform.opcases._stimulus_sparse",
+                          "ovconform.opcases._stimulus_image", "ovconform.opcases._stimulus_control")
 
 
 def _load() -> None:

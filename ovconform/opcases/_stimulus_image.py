@@ -1,0 +1,1 @@
+"""Stimulus cases of the detection, image, state and string op versions (ROIAlign, PriorBox, Proposal, ExperimentalDetectron*, NV12/I420, ReadValue/Assign, StringTensorPack/Unpack) (issue #20 gap)."""

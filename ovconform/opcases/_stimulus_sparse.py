@@ -1,0 +1,1 @@
+"""Stimulus cases of the sparse, sequence, signal and miscellaneous op versions (NonZero, Unique, EmbeddingBag*, CTC*, Interpolate-1, MVN-2, STFT/ISTFT, DeformableConvolution, ...) (issue #20 gap)."""
