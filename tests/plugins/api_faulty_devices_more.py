@@ -11,7 +11,6 @@ on ``PYTHONPATH``) and checks that exactly the intended tests fail, as failures.
 
 from __future__ import annotations
 
-import os
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -137,9 +136,13 @@ class WeightsPathIgnored(_Faulty):
             config.set({P.WEIGHTS_PATH: str(self._zeros(size))})
         return super()._import_weightless(xml, size, config, context, prefix)
 
-    @staticmethod
-    def _zeros(size: int) -> Path:
-        path = Path(tempfile.gettempdir()) / f"apim_zero_weights_{os.getpid()}_{size}.bin"
+    _folder: tempfile.TemporaryDirectory[str] | None = None
+
+    @classmethod
+    def _zeros(cls, size: int) -> Path:
+        if cls._folder is None:  # one folder per process, removed when the process ends (not left in /tmp)
+            cls._folder = tempfile.TemporaryDirectory(prefix="apim_zero_weights_")
+        path = Path(cls._folder.name) / f"zeros_{size}.bin"
         path.write_bytes(bytes(size))
         return path
 
