@@ -105,7 +105,11 @@ def map_parts(fn: Callable[[Sequence[T]], R], items: Sequence[T], n: int | None 
 
     The first group runs on the calling thread, the others on the pool, each with one thread
     (no nested splitting); an exception in any group is raised here after every group has
-    finished (no group outlives the call).
+    finished (no group outlives the call). A group whose pool thread has not started by the time
+    the calling thread is done with its own is taken back and run on the calling thread: on a
+    core another runtime's thread is spinning on (OpenVINO's workers, another library's BLAS),
+    a woken pool thread may wait a whole scheduler slice before it runs, and the call would wait
+    with it. The values do not change: each group is computed by the same code either way.
     """
     n = min(threads() if n is None else n, len(items))
     if n <= 1:
@@ -115,15 +119,21 @@ def map_parts(fn: Callable[[Sequence[T]], R], items: Sequence[T], n: int | None 
     pool = _executor()
     futures: list[Future[Any]] = [pool.submit(_quiet, fn, g) for g in groups[1:]]
     token = _threads.set(1)  # a group never splits again (the pool's threads are busy with the others)
+    taken: dict[int, Any] = {}
     try:
         first = fn(groups[0])
+        for i, f in enumerate(futures):
+            if f.cancel():  # its pool thread has not started it: run it here instead of waiting
+                taken[i] = _quiet(fn, groups[i + 1])
     finally:
         _threads.reset(token)
-        errors = [f.exception() for f in futures]  # waits for every group
+        for f in futures:
+            f.cancel()  # the caller failed: groups not started are dropped, started ones finish
+        errors = [f.exception() for f in futures if not f.cancelled()]  # waits for every started group
     for error in errors:
         if error is not None:
             raise error
-    return [first, *(f.result() for f in futures)]
+    return [first, *(taken[i] if i in taken else f.result() for i, f in enumerate(futures))]
 
 
 def map_shared(fn: Callable[[Iterable[T]], R], items: Sequence[T], n: int | None = None) -> list[R]:

@@ -102,3 +102,27 @@ def test_shared_items_go_to_exactly_one_thread_and_a_slow_thread_takes_fewer() -
     assert sorted(x for items in taken.values() for x in items) == list(range(40)) and sum(counts) == 40
     assert counts[0] > counts[1]  # the caller's (fast) thread took more
     assert parallel.map_shared(lambda items: list(items), [1, 2, 3], 1) == [[1, 2, 3]]
+
+
+def test_a_group_whose_pool_thread_never_starts_runs_on_the_caller() -> None:
+    """Every pool thread is busy (as when another runtime's thread spins on their cores): the call
+    does not wait for them, it runs the groups they did not start itself, in order."""
+    release = threading.Event()
+    pool = parallel._executor()
+    blockers = [pool.submit(release.wait, 30) for _ in range(pool._max_workers)]
+    try:
+        seen: list[str] = []
+
+        def fn(group: Sequence[int]) -> list[int]:
+            seen.append(threading.current_thread().name)
+            return list(group)
+
+        start = time.perf_counter()
+        parts = parallel.map_parts(fn, range(9), 3)
+        assert time.perf_counter() - start < 5
+        assert parts == [[0, 1, 2], [3, 4, 5], [6, 7, 8]]
+        assert set(seen) == {threading.current_thread().name}
+    finally:
+        release.set()
+        for b in blockers:
+            b.result(timeout=30)
