@@ -27,7 +27,8 @@ class Convolution(OpRun):
         self.acc = compute_float_dtype(self.t) if self.t.is_real() else accumulate_dtype(self.t)
         self.attrs = dict(node.attrs)
         const = self.const_input(1)
-        self.filters = self._grouped(to_compute(const, self.t).astype(self.acc)) if const is not None else None
+        self.filters = (self._grouped(to_compute(const, self.t).astype(self.acc, copy=False))  # f32: no copy
+                        if const is not None else None)
         self.spec = window_spec(self.attrs, self.filters.shape[3:]) if self.filters is not None else None
 
     def _grouped(self, w: np.ndarray) -> np.ndarray:
