@@ -163,16 +163,21 @@ def _load_expectations(config: pytest.Config, devices: list[DeviceUnderTest]) ->
     expectations = _expectations.Expectations(entries)
     if expectations.conditional:  # entries conditioned on the device's properties: ask each device once
         for dut in devices:
-            expectations.evaluate(dut.name, _property_reader(dut))
+            expectations.evaluate(dut.name, _property_reader(dut, config))
     return expectations
 
 
-def _property_reader(dut: DeviceUnderTest) -> Callable[[str], Any]:
+def _property_reader(dut: DeviceUnderTest, config: pytest.Config) -> Callable[[str], Any]:
     """``get_property`` of a new instance of the device (made once, on the first read); a device
-    that cannot be made raises its error on every read, so its conditions are unknown."""
+    that cannot be made raises its error on every read, so its conditions are unknown. The name
+    ``ovconform-depth`` is the run's ``--ovconform-depth`` (for entries of cases only a depth runs)."""
     made: list[Any] = []
 
     def read(name: str) -> Any:
+        if name == _expectations.DEPTH_CLAUSE:
+            from ovconform.opcases.depth import depth_from_config
+
+            return depth_from_config(config).name.lower()
         if not made:
             made.append(dut.create())
         return made[0].get_property(name)

@@ -25,7 +25,11 @@ has it, and reports ``FP16`` in ``OPTIMIZATION_CAPABILITIES`` then)::
 Clauses are ``NAME has VALUE`` / ``NAME lacks VALUE`` (an item of a list property, compared
 without case), ``NAME is VALUE`` / ``NAME is not VALUE`` (the value's text, without case), joined by
 ``and``. A property the device cannot answer makes the condition false, and the run says so. An
-entry whose condition holds on none of the run's devices is out of its scope: never stale.
+entry whose condition holds on none of the run's devices is out of its scope: never stale. The
+name ``ovconform-depth`` is the run's op-suite depth rather than a property, for the cases only
+one depth runs::
+
+    *::test_op_inference?Roll-7-boundary-f64-*  # [ovconform-depth is exhaustive] why it fails there
 
 At the end of the run, every entry that matches no collected test (deselected tests count as
 collected) is named (:meth:`Expectations.unmatched`): *stale* when its module (or, for a
@@ -54,6 +58,8 @@ import pytest
 from ovconform.errors import ExpectationError
 
 key = pytest.StashKey["Expectations"]()
+#: The condition name that reads the run's ``--ovconform-depth`` (quick, standard, exhaustive).
+DEPTH_CLAUSE = "ovconform-depth"
 
 
 _CLAUSE = re.compile(r"^\s*([A-Za-z_][\w.:-]*)\s+(has|lacks|is not|is)\s+(\S(?:.*\S)?)\s*$")

@@ -141,11 +141,28 @@ def test_a_run_applies_the_entries_whose_condition_the_device_meets(pytester: py
     result.stderr.fnmatch_lines(["*bad.txt:1: condition clause 'OPTIMIZATION_CAPABILITIES with FP16' is not*"])
 
 
+def test_an_entry_conditioned_on_the_depth_applies_only_at_that_depth(pytester: pytest.Pytester) -> None:
+    """``[ovconform-depth is exhaustive]``: the run's depth, not a device property. At the standard
+    depth the entry neither marks its test nor is named stale (its case runs only at exhaustive
+    depth); at exhaustive depth it marks it."""
+    device = pytester.makepyfile(mydev=fake_device_module("MYDEV", "MyDev"))
+    pytester.makepyfile(test_suite=SUITE)
+    exp = pytester.makefile(".txt", expect="""
+        test_suite.py::test_broken  # [ovconform-depth is exhaustive] PERF_COUNT defaults to False
+    """)
+    standard = pytester.runpytest_subprocess(f"--plugin={device}", "test_suite.py", f"--ovconform-expectations={exp}")
+    standard.assert_outcomes(passed=1, failed=1)
+    assert not [line for line in standard.outlines if "matches no collected test" in line]
+    deep = pytester.runpytest_subprocess(f"--plugin={device}", "test_suite.py", f"--ovconform-expectations={exp}",
+                                         "--ovconform-depth=exhaustive")
+    deep.assert_outcomes(passed=1, xfailed=1)
+
+
 @pytest.mark.parametrize("name", ["openvino-CPU", "openvino-HETERO-CPU"])
 def test_the_bundled_files_parse(tmp_path: Path, name: str) -> None:
     from ovconform.host import expectations
     from ovconform.reports.collection import suites_root
 
     entries = expectations.load(name, tmp_path, suites_root() / "expectations")
-    assert entries and all(c.name in ("OPTIMIZATION_CAPABILITIES", "DEVICE_ARCHITECTURE")
+    assert entries and all(c.name in ("OPTIMIZATION_CAPABILITIES", "DEVICE_ARCHITECTURE", expectations.DEPTH_CLAUSE)
                            for e in entries for c in e.when)
