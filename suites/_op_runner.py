@@ -353,6 +353,8 @@ def _safe(text: str) -> str:
 
 
 def _save(path: Path, value: Expected) -> None:
+    if any(np.asarray(o).dtype.hasobject for outs in value.outputs for o in outs):
+        return  # string outputs stay in memory: .npz holds object arrays only by pickling them
     arrays: dict[str, np.ndarray] = {}
     layout: dict[str, Any] = {"steps": [len(s) for s in value.outputs], "alternate": value.alternate is not None,
                               "magnitude": None}

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ovconform.ir import as_partial_shape
 from ovconform.ir._subgraph import (
     BodyOutputDescription,
     ConcatOutputDescription,
@@ -74,7 +75,8 @@ def concat(values: Sequence[np.ndarray], d: ConcatOutputDescription, empty_shape
     """The values of every iteration along the axis (reversed for a negative stride)."""
     if not values:
         if empty_shape is None:
-            raise ValueError(f"{d!r}: no iteration ran and the body value's shape is not static.")
+            raise ValueError(f"{d!r}: no iteration ran and the body value's shape is not static, even with the "
+                             "body's Parameters bound to this run's input shapes.")
         dims = list(empty_shape) or [1]
         dims[d.axis % len(dims)] = 0
         return np.zeros(dims, dtype=dtype)
@@ -84,13 +86,48 @@ def concat(values: Sequence[np.ndarray], d: ConcatOutputDescription, empty_shape
     return np.concatenate(parts, axis=d.axis % parts[0].ndim)
 
 
+def body_input_shapes(body: Model, in_descs: Sequence[Any], inputs: Sequence[np.ndarray],
+                      current_iteration: int = -1, current_shape: tuple[int, ...] = ()
+                      ) -> list[tuple[int, ...] | None]:
+    """The shape each body Parameter has at this run (a sliced input's: its part), from the node's
+    inputs; None for a Parameter nothing feeds."""
+    shapes: list[tuple[int, ...] | None] = [None] * len(body.get_parameters())
+    for d in in_descs:
+        shape = list(np.shape(inputs[d.input_index]))
+        if isinstance(d, SliceInputDescription) and shape:
+            shape[d.axis % len(shape)] = d.part_size
+        shapes[d.body_parameter_index] = tuple(shape)
+    if current_iteration >= 0:
+        shapes[current_iteration] = current_shape
+    return shapes
+
+
+def _empty_shape(body: Model, index: int, body_shapes: Sequence[tuple[int, ...] | None] | None) -> Any:
+    """The shape of body Result ``index`` when no iteration ran: static in the body, or inferred with
+    the body's Parameters bound to this run's shapes (``body_shapes``) — a body of dynamic shape
+    whose Result follows its inputs; None when neither gives a static shape."""
+    shape = body.get_results()[index].get_input_partial_shape(0)
+    if shape.is_static:
+        return shape.to_shape()
+    if body_shapes is None or any(s is None for s in body_shapes):
+        return None
+    bound = body.clone()
+    for p, s in zip(bound.get_parameters(), body_shapes, strict=True):
+        p.attrs["shape"] = as_partial_shape(list(s or ()))
+    bound.validate_nodes_and_infer_types()
+    shape = bound.get_results()[index].get_input_partial_shape(0)
+    return shape.to_shape() if shape.is_static else None
+
+
 def gather_outputs(n_out: int, out_descs: Sequence[Any], last: list[np.ndarray] | None,
                    concats: dict[int, list[np.ndarray]], initial: dict[int, np.ndarray], body: Model,
-                   dtypes: Sequence[Any]) -> tuple[np.ndarray, ...]:
+                   dtypes: Sequence[Any], body_shapes: Sequence[tuple[int, ...] | None] | None = None
+                   ) -> tuple[np.ndarray, ...]:
     """The node outputs: the last iteration's Result values and the concatenations; with no iteration
-    run, a back-edged value is its initial value (``initial`` by body Result index)."""
+    run, a back-edged value is its initial value (``initial`` by body Result index) and a
+    concatenation is empty along its axis, of the shape the body gives at this run's input shapes
+    (``body_shapes``, from :func:`body_input_shapes`)."""
     outs: list[np.ndarray | None] = [None] * n_out
-    results = body.get_results()
     for d in out_descs:
         if isinstance(d, BodyOutputDescription):
             if last is not None:
@@ -101,8 +138,7 @@ def gather_outputs(n_out: int, out_descs: Sequence[Any], last: list[np.ndarray] 
                 raise ValueError(f"no iteration ran, so output {d.output_index} (body Result {d.body_value_index}) "
                                  "has no value.")
         else:
-            shape = results[d.body_value_index].get_input_partial_shape(0)
-            empty = shape.to_shape() if shape.is_static else None
+            empty = _empty_shape(body, d.body_value_index, body_shapes) if not concats[d.output_index] else None
             outs[d.output_index] = concat(concats[d.output_index], d, empty, dtypes[d.output_index])
     assert all(o is not None for o in outs)
     return tuple(np.ascontiguousarray(o) for o in outs if o is not None)

@@ -11,6 +11,7 @@ import numpy as np
 from ovconform.ir import Node
 from reference_plugin.ops import register_op
 from reference_plugin.ops._base import OpRun
+from reference_plugin.ops._common_types import from_compute, to_compute
 
 
 def greedy_decode(classes: np.ndarray, blank: int, merge: bool, out: np.ndarray) -> int:
@@ -32,10 +33,10 @@ class CTCGreedyDecoder(OpRun):
 
     def _run(self, data: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, ...]:
         time, batch, classes = data.shape
-        best = np.argmax(data, axis=2)  # [T, N]
+        best = np.argmax(to_compute(data, self.in_types[0]), axis=2)  # [T, N]; bf16 by value, not bits
         ended = np.cumsum(mask == 0, axis=0) > 0
         lengths = time - ended.sum(axis=0)
         out = np.full((batch, time), -1, np.int64)
         for b in range(batch):
             greedy_decode(best[:lengths[b], b], classes - 1, self.merge, out[b])
-        return (out.astype(data.dtype).reshape(batch, time, 1, 1),)
+        return (from_compute(out, self.out_types[0]).reshape(batch, time, 1, 1),)

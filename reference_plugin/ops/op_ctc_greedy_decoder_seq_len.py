@@ -11,6 +11,7 @@ import numpy as np
 from ovconform.ir import Node
 from reference_plugin.ops import register_op
 from reference_plugin.ops._base import OpRun
+from reference_plugin.ops._common_types import to_compute
 from reference_plugin.ops.op_ctc_greedy_decoder import greedy_decode
 
 
@@ -28,7 +29,7 @@ class CTCGreedyDecoderSeqLen(OpRun):
         if bad.any():
             raise self.fail(f"sequence_length value {int(seq[bad][0])} is out of range; allowed [0, {time}] "
                             f"(T of data {list(data.shape)}).")
-        best = np.argmax(data, axis=2) if classes else np.zeros((batch, time), np.int64)
+        best = np.argmax(to_compute(data, self.in_types[0]), axis=2) if classes else np.zeros((batch, time), np.int64)
         out = np.full((batch, time), -1, np.int64)
         counts = np.array([greedy_decode(best[b, :seq[b]], blank_index, self.merge, out[b]) for b in range(batch)],
                           np.int64)

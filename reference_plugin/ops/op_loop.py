@@ -21,7 +21,14 @@ import numpy as np
 from ovconform.ir import Node
 from reference_plugin.ops import register_op
 from reference_plugin.ops._base import OpRun
-from reference_plugin.ops._common_subgraph import MAX_ITERATIONS, back_edges, gather_outputs, iteration_setup, runner
+from reference_plugin.ops._common_subgraph import (
+    MAX_ITERATIONS,
+    back_edges,
+    body_input_shapes,
+    gather_outputs,
+    iteration_setup,
+    runner,
+)
 
 
 @register_op("Loop", since=5)
@@ -73,5 +80,7 @@ class Loop(OpRun):
             for e in self.edges:
                 feed[e.body_parameter_index] = last[e.body_value_index]
             i += 1
+        shapes = body_input_shapes(self.body, self.in_descs, inputs, self.cur,
+                                   self.cur_shape if self.cur >= 0 else ()) if last is None else None
         return gather_outputs(len(self.out_dtypes), self.out_descs, last, concats, initial, self.body,
-                              self.out_dtypes)
+                              self.out_dtypes, shapes)

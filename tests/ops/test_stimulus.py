@@ -258,7 +258,7 @@ def test_stimulus_table_per_op_version() -> None:
     assert mm.size_classes == ("tiny", "remainder", "large")
     assert {"long-reduction", "cancellation", "special"} <= set(mm.value_classes)
     assert {"f32", "f16", "bf16", "i8", "u8", "i32"} <= set(mm.element_types) and mm.dynamic == 1
-    assert rows[("Gather", 1)].stimulus == 0 and rows[("Gather", 1)].size_classes == ("tiny",)
+    assert all(r.size_classes == ("tiny",) for r in rows.values() if r.stimulus == 0)  # the generated cases only
     md = ops_table.render_stimulus(list(rows.values()), "md")
     assert md.startswith("# What the op suite feeds each op version") and "| MatMul" in md
     assert json.loads(ops_table.render_stimulus(list(rows.values())[:2], "json"))["depth"] == "standard"

@@ -1,0 +1,142 @@
+"""REFERENCE variants with one realistic kernel bug each in a layout / index op that had no stimulus
+cases before (:mod:`ovconform.opcases._stimulus_layout`), for ``tests/ops/test_stimulus_layout.py``
+(``--plugin=stimulus_faults_layout:<Class>`` with ``tests/plugins`` on ``PYTHONPATH``). Each fault
+lives in the device's own kernel, swapped into its compiled program, never in REFERENCE's (the
+oracle runs in the same process); query_model is REFERENCE's.
+
+None of them shows on the generated cases: those copy rows of at most 64 elements, shift 64-bit
+values by at most 31 places and infer one shape per compiled model.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ovconform import properties as P
+from ovconform.ir import Model
+from reference_plugin.compiled_model import ReferenceCompiledModel
+from reference_plugin.ops.op_bitwise_left_shift import BitwiseLeftShift
+from reference_plugin.ops.op_bitwise_right_shift import BitwiseRightShift
+from reference_plugin.ops.op_gather import Gather1
+from reference_plugin.ops.op_range import Range1, Range4
+from reference_plugin.plugin import ReferencePlugin
+
+#: The faulty Gather copies rows longer than ROW_SPLIT elements in blocks of COPY_BLOCK elements.
+COPY_BLOCK = 32
+ROW_SPLIT = 64
+#: The faulty shifts use a 32-bit lane's shift, which reads only the low 5 bits of the count.
+COUNT_MASK = 31
+
+
+class _Patching(ReferencePlugin):
+    """REFERENCE whose compiled program swaps the kernels of ``kernels`` (op type -> version -> class)."""
+
+    kernels: dict[str, dict[int, type]] = {}
+
+    def _patch(self, compiled: ReferenceCompiledModel) -> None:
+        for step in compiled.program.steps:
+            node = getattr(step, "node", None)
+            if node is None:
+                continue
+            kernel = self.kernels.get(node.type_name, {}).get(node.version)
+            if kernel is not None:
+                step.kernel = kernel(node)
+
+    def _compile_model(self, model: Model, config: P.PropertyStore, context: Any) -> Any:
+        compiled = super()._compile_model(model, config, context)
+        self._patch(compiled)
+        return compiled
+
+    def _import_model(self, blob: bytes, config: P.PropertyStore, context: Any) -> Any:
+        compiled = super()._import_model(blob, config, context)
+        self._patch(compiled)
+        return compiled
+
+
+class _TailDroppingGather(Gather1):
+    """Copies each gathered row of more than ROW_SPLIT elements in COPY_BLOCK-element blocks and
+    never writes the last, partial block (it stays zero)."""
+
+    def _run(self, data: np.ndarray, indices: np.ndarray, axis: np.ndarray) -> tuple[np.ndarray, ...]:
+        (out,) = super()._run(data, indices, axis)
+        ax = int(np.asarray(axis).reshape(-1)[0]) % max(data.ndim, 1)
+        row = math.prod(data.shape[ax + 1:])
+        tail = row % COPY_BLOCK
+        if row > ROW_SPLIT and tail and out.size:
+            out = out.copy()
+            out.reshape(-1, row)[:, row - tail:] = 0
+        return (out,)
+
+
+class GatherDropsPartialBlock(_Patching):
+    """Gather (every version) loses the partial last block of rows longer than 64 elements."""
+
+    device_name = "STF_GATHERTAIL"
+    kernels = {"Gather": {1: _TailDroppingGather, 7: _TailDroppingGather, 8: _TailDroppingGather}}
+
+
+def _masked(b: np.ndarray) -> np.ndarray:
+    return np.bitwise_and(b, np.asarray(COUNT_MASK, b.dtype))
+
+
+class _MaskedLeftShift(BitwiseLeftShift):
+    def _run(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, ...]:
+        return super()._run(a, _masked(b))
+
+
+class _MaskedRightShift(BitwiseRightShift):
+    def _run(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, ...]:
+        return super()._run(a, _masked(b))
+
+
+class ShiftCountMaskedTo5Bits(_Patching):
+    """BitwiseLeftShift/RightShift shift 64-bit elements with a 32-bit lane's instruction: only the
+    count's low 5 bits count (a shift by 40 shifts by 8)."""
+
+    device_name = "STF_SHIFT32"
+    kernels = {"BitwiseLeftShift": {15: _MaskedLeftShift}, "BitwiseRightShift": {15: _MaskedRightShift}}
+
+
+class _FirstLength:
+    """Mixed into a Range kernel: the output buffer is sized at the first inference and reused, so
+    a later inference of another length is cut or padded with zeros."""
+
+    _length: int | None = None
+
+    def _sized(self, out: np.ndarray) -> np.ndarray:
+        if self._length is None:
+            self._length = out.size
+        if out.size == self._length:
+            return out
+        fixed = np.zeros(self._length, out.dtype)
+        fixed[:min(out.size, self._length)] = out[:self._length]
+        return fixed
+
+
+class _StaleRange1(_FirstLength, Range1):
+    def _run(self, start: np.ndarray, stop: np.ndarray, step: np.ndarray) -> tuple[np.ndarray, ...]:
+        return (self._sized(super()._run(start, stop, step)[0]),)
+
+
+class _StaleRange4(_FirstLength, Range4):
+    def _run(self, start: np.ndarray, stop: np.ndarray, step: np.ndarray) -> tuple[np.ndarray, ...]:
+        return (self._sized(super()._run(start, stop, step)[0]),)
+
+
+class RangeKeepsFirstLength(_Patching):
+    """Range keeps the output length of its compiled model's first inference (a dynamic-shape bug:
+    the second and third shapes of one compiled model come out with the first one's length)."""
+
+    device_name = "STF_RANGESTALE"
+    kernels = {"Range": {1: _StaleRange1, 4: _StaleRange4}}
+
+
+#: class name -> the op versions it gets wrong.
+FAULTS = {
+    "GatherDropsPartialBlock": ("Gather-1", "Gather-7"),
+    "ShiftCountMaskedTo5Bits": ("BitwiseLeftShift-15", "BitwiseRightShift-15"),
+    "RangeKeepsFirstLength": ("Range-1", "Range-4"),
+}
