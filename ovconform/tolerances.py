@@ -86,6 +86,11 @@ keys; it gives S, the bound in units of ``e``, per output element, and
 :func:`attention_tolerance` is ``(tiny, 2e, ctol=e)``. A device that omits the scale, or computes
 the softmax in f16 while it declares f32, exceeds it; a correct f16 or bf16 device does not.
 
+**Models** (:func:`model_tolerance`): a whole model's output is judged by a depth-aware bound,
+``B·e`` relative to the output's magnitude, B growing as the root sum of squares of the error
+terms of the accumulating layers on the output's deepest path (:func:`model_layer_term`,
+:func:`model_error_units`), ``e`` the declared execution precision's.
+
 **Samples of a categorical distribution** (:data:`CATEGORICAL_OPS`): a device may draw them with
 another generator than REFERENCE (OpenVINO CPU's Multinomial uses std::mt19937, OpenVINO's
 reference code RandomUniform's Philox), so they are not compared by value (:func:`is_categorical`).
@@ -122,10 +127,11 @@ TypeLike = Type | str | np.dtype[Any]
 
 __all__ = [
     "ATTENTION_OPS", "CATEGORICAL_OPS", "CONDITIONED_OPS", "DEFAULT_REDUCTION_SIZE", "EPSILON", "EXP_ERROR",
-    "FALLBACK_CLASS", "INVERSE_SIGNAL_OPS", "MAGNITUDE", "OP_CLASSES", "SIGNAL_OPS", "Comparison", "Overrides",
-    "Tolerance", "TypeLike", "apply_override", "attention_magnitude", "attention_tolerance", "compare",
-    "conditioned_tolerance", "default_tolerance", "execution_type", "is_attention", "is_categorical",
-    "is_conditioned", "load_overrides", "parse_overrides", "reduction_size", "resolve_tolerance", "ulp_distance",
+    "FALLBACK_CLASS", "INVERSE_SIGNAL_OPS", "MAGNITUDE", "MODEL_ERROR_FACTOR", "MODEL_LAYER_CLASSES", "OP_CLASSES",
+    "SIGNAL_OPS", "Comparison", "Overrides", "Tolerance", "TypeLike", "apply_override", "attention_magnitude",
+    "attention_tolerance", "compare", "conditioned_tolerance", "default_tolerance", "execution_type", "is_attention",
+    "is_categorical", "is_conditioned", "is_model_layer", "load_overrides", "model_error_units", "model_layer_term",
+    "model_tolerance", "parse_overrides", "reduction_size", "resolve_tolerance", "ulp_distance",
 ]
 
 
@@ -255,13 +261,14 @@ OP_CLASSES: Final[dict[str, str]] = {
     # -- detect
     **dict.fromkeys(("PriorBox", "PriorBoxClustered", "FakeConvert"), "rounded"),
     "SparseFillEmptyRows": "exact",
-    **dict.fromkeys(("NonMaxSuppression", "DetectionOutput", "Proposal"), "transcendental"),
+    **dict.fromkeys(("NonMaxSuppression", "DetectionOutput"), "transcendental"),
     **dict.fromkeys(("ROIAlign", "ROIAlignRotated", "CTCLoss", "DeformableConvolution", "DeformablePSROIPooling"),
                     "accumulating"),
-    # opset6's ExperimentalDetectron ops, GenerateProposals-9: box corners are differences of values up to the
-    # image size (centre -/+ half a size), so their absolute error scales with it, as an accumulation's
+    # opset6's ExperimentalDetectron ops, GenerateProposals-9, Proposal: box corners are differences of values up
+    # to the image size (centre -/+ half a size), so their absolute error scales with it, as an accumulation's
     **dict.fromkeys(("ExperimentalDetectronROIFeatureExtractor", "ExperimentalDetectronDetectionOutput",
-                     "ExperimentalDetectronGenerateProposalsSingleImage", "GenerateProposals"), "accumulating"),
+                     "ExperimentalDetectronGenerateProposalsSingleImage", "GenerateProposals", "Proposal"),
+                    "accumulating"),
     **{"ExperimentalDetectronTopKROIs": "exact", "ExperimentalDetectronPriorGridGenerator": "rounded"},
     # -- sort (NMS): selected boxes and scores as NonMaxSuppression's (MatrixNms decays scores with exp)
     **dict.fromkeys(("MatrixNms", "MulticlassNms", "NMSRotated"), "transcendental"),
@@ -900,3 +907,71 @@ def _finish(a: np.ndarray, e: np.ndarray, err: _Errors, tol: Tolerance, base: di
         ("" if max_abs == 0 else f"; all {size} element(s) within tolerance")
     return Comparison(count == 0, message, max_abs_err=max_abs, max_rel_err=max_rel, max_ulp_err=max_ulp,
                       worst_index=worst, mismatch_count=count, **base)
+
+
+# -- models ----------------------------------------------------------------------------------------------------
+
+#: λ, the safety factor of the model error model (:func:`model_error_units`), calibrated on the quick
+#: architectures: correct f16/bf16 devices reach at most 0.7 of the bound, OpenVINO CPU (f32) 0.3.
+MODEL_ERROR_FACTOR: Final = 1.5
+#: The op classes (:data:`OP_CLASSES`) that make a layer of the model error model, with :data:`ATTENTION_OPS`.
+MODEL_LAYER_CLASSES: Final = frozenset({"accumulating", "softmax"})
+
+
+def is_model_layer(op_type: str) -> bool:
+    """True when ``op_type`` counts as an accumulating layer of the model error model (MatMul,
+    convolutions, reductions, normalisations, Softmax, attention, recurrent cells, ...)."""
+    op = _canonical(op_type)
+    return OP_CLASSES.get(op) in MODEL_LAYER_CLASSES or op in ATTENTION_OPS
+
+
+def model_layer_term(reduction: int, precision: TypeLike | None = None) -> float:
+    """ρ, the error one accumulating layer of ``reduction`` (K) terms adds, in units of the execution
+    precision's ``e``: ``1 + √K·e_f32 / (2·e_p)`` — the rounding of the layer's values to the
+    execution precision ``p`` (one ``e``, the layer's inputs, weights and result together) plus
+    the probabilistic error of a length-K sum in f32 accumulators (``√K·u``, u = e_f32/2)."""
+    ex = execution_type(Type.f32, precision)
+    e = EPSILON.get(ex.name, EPSILON["f32"])
+    return 1.0 + math.sqrt(max(1, int(reduction))) * EPSILON["f32"] / (2 * e)
+
+
+def model_error_units(terms: list[float] | tuple[float, ...]) -> float:
+    """B = λ·√(1 + Σ ρᵢ²), the model output's error bound in units of ``e``, from the terms ρᵢ
+    (:func:`model_layer_term`) of the accumulating layers on its deepest path (see :func:`model_tolerance`)."""
+    return MODEL_ERROR_FACTOR * math.sqrt(1.0 + sum(t * t for t in terms))
+
+
+def model_tolerance(units: float, element_type: TypeLike, precision: TypeLike | None = None,
+                    scale: float = 0.0) -> Tolerance:
+    """The tolerance of one output of a whole model at one step: ``(tiny + B·e·scale, B·e)``.
+
+    The error model: every accumulating layer (:func:`is_model_layer`) on the path from the
+    inputs to the output adds an error ρᵢ·e relative to its values' magnitude
+    (:func:`model_layer_term`: the rounding to the execution precision, and the accumulation of
+    its K terms in f32); the elementwise ops between layers are counted with their layer.
+    Normalisations keep errors relative, so an error carries to the output at about its relative
+    size, and the rounding errors of different layers are independent: they add as a root sum of
+    squares, B = λ·√(1 + Σ ρᵢ²) (:func:`model_error_units`, over the path with the largest sum,
+    λ = :data:`MODEL_ERROR_FACTOR`). The bound is normwise: ``|actual - expected| <= tiny +
+    B·e·(|expected| + scale)``, ``scale`` the output's RMS at that step (an element near zero
+    carries the error of its neighbours' magnitude).
+
+    ``e`` and ``tiny`` are the execution type's (:func:`execution_type`: an f32 output of a device
+    declaring INFERENCE_PRECISION_HINT f16/bf16 is judged by f16/bf16). The accumulators are
+    assumed f32 (what OpenVINO's CPU does at bf16 and f16): a device that keeps running sums in
+    its execution precision exceeds the bound on long reductions, as one that loses precision in
+    a layer or in its state does; a device that means to may widen its bound with the
+    ``ovconform_get_tolerance(op_type="*model*")`` hook. Exact for integer and boolean outputs.
+
+    :param units: B (:func:`model_error_units`).
+    :param element_type: the output's element type.
+    :param precision: the device's execution precision (INFERENCE_PRECISION_HINT), or None.
+    :param scale: the RMS of the expected output at this step.
+    """
+    et = as_type(element_type)
+    if not et.is_real():
+        return EXACT
+    ex = execution_type(et, precision)
+    eps, tiny = EPSILON.get(ex.name, EPSILON["f32"]), TINY.get(ex.name, TINY["f32"])
+    safe_scale = float(scale) if math.isfinite(scale) and scale > 0 else 0.0
+    return Tolerance(tiny + units * eps * safe_scale, units * eps)

@@ -9,10 +9,14 @@ declared shapes), tested the same way under the file's name.
 ``--ovconform-models quick`` (the default) runs the quick tier (the small decoder, the smaller
 CNNs, ResNet-50's full depth on a 64x64 image); ``full`` adds every architecture at its real size.
 Every step is compared (the decoder: a prefill of 32 tokens, then 16 decode steps on one
-request), and the achieved error of every step is recorded (``step_errors``: a drifting KV cache
-shows as a growing error). A failure names the first diverging op (:mod:`ovconform.suites._locate`:
-one probe run on the device, state included) and writes a reproducer — of that op alone, fed its
-real inputs, when it can be cut out, else of the whole model.
+request) within a depth-aware tolerance (:mod:`ovconform.suites._model_tolerance`): it follows the
+accumulating layers on each output's deepest path and the declared execution precision
+(INFERENCE_PRECISION_HINT; :func:`ovconform.tolerances.model_tolerance` states the error model).
+The achieved error is recorded per step (``step_errors``, with ``error_to_bound``: a drifting KV
+cache shows as a growing error) and per output (``output_errors``: its layers, longest
+reduction, bound in units of ``e`` and worst error/bound). A failure names the first diverging
+op (:mod:`ovconform.suites._locate`: one probe run on the device, state included) and writes a
+reproducer — of that op alone, fed its real inputs, when it can be cut out, else of the whole model.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import pytest
 from ovconform import models
 from ovconform.ir import Model, Type
 from ovconform.suites import _locate, _repro, _triage
+from ovconform.suites import _model_tolerance as MT
 from ovconform.suites import _op_runner as R
 from ovconform.tolerances import execution_type
 
@@ -50,24 +55,19 @@ def _own_models(config: pytest.Config) -> list[Any]:
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "architecture" in metafunc.fixturenames:
-        names: list[Any] = [a.name for a in models.architectures(model_tier(metafunc.config))]
+        archs = models.architectures(model_tier(metafunc.config))
+        names: list[Any] = [_with_time_limit(metafunc.config, a) for a in archs]
         own = _own_models(metafunc.config)
-        metafunc.parametrize("architecture", names + own, ids=names + [m.name for m in own])
+        metafunc.parametrize("architecture", names + own, ids=[a.name for a in archs] + [m.name for m in own])
 
 
-def _step_errors(comparisons: list[tuple[str, Any]], steps: int) -> list[dict[str, Any]]:
-    per: list[dict[str, Any]] = [{"step": s, "max_abs_err": 0.0, "max_rel_err": 0.0, "passed": True}
-                                 for s in range(steps)]
-    for label, c in comparisons:
-        s = int(label.split()[1])
-        row = per[s]
-        row["max_abs_err"] = max(row["max_abs_err"], float(c.max_abs_err))
-        row["max_rel_err"] = max(row["max_rel_err"], float(c.max_rel_err))
-        row["passed"] = row["passed"] and c.passed
-    for row in per:  # the report schema takes numbers or null
-        for k in ("max_abs_err", "max_rel_err"):
-            row[k] = row[k] if np.isfinite(row[k]) else None
-    return per
+def _with_time_limit(config: pytest.Config, arch: models.Architecture) -> Any:
+    """The architecture's name, with a ``timeout`` marker of the run's per-test limit times its
+    ``time_factor`` when that is above 1 (a 1.1B decoder is not "hanged" at the limit an op case gets)."""
+    limit = getattr(config.option, "timeout", None) or config.getoption("ovconform_test_timeout", 0.0) or 0.0
+    if arch.time_factor <= 1 or limit <= 0:
+        return arch.name
+    return pytest.param(arch.name, marks=pytest.mark.timeout(limit * arch.time_factor))
 
 
 def _write_repro(request: pytest.FixtureRequest, device: str, spec: str, model: Model,
@@ -109,17 +109,18 @@ def test_real_model(request: pytest.FixtureRequest, ov_core: Any, ov_device_name
     precision = R.execution_precision(compiled)  # the bounds follow INFERENCE_PRECISION_HINT, as in the op suite
     if precision is not None and execution_type(Type.f32, precision) != Type.f32:
         record_ov_fact("precision", precision.name)
-    tols = [R.model_tolerance(ov_device_name, r.get_input_element_type(0), precision) for r in model.get_results()]
-    comparisons = R.compare_outputs(model, got, expected, tols)
+    comparisons, depths = MT.compare_steps(ov_device_name, model, got, expected, precision, steps)
     for name, value in R.summary(comparisons).items():
         record_ov_fact(name, value)
-    per_step = _step_errors(comparisons, len(steps))
+    per_step = MT.step_errors(comparisons, len(steps))
     record_ov_fact("step_errors", per_step)
+    record_ov_fact("output_errors", MT.output_errors(model, comparisons, depths))
     bad = [(label, c) for label, c in comparisons if not c.passed]
     if not bad:
         return
     label, c = bad[0]
     first_step = int(label.split()[1])
+    tols = MT.step_tolerances(ov_device_name, model, depths, expected[first_step], precision)
     try:
         found = _locate.first_divergence(ov_core, ov_device_name, model, steps, first_step)
         where = found.describe() if found else "every op agrees in the probe run (the failure needs the ops fused)"

@@ -10,7 +10,8 @@ Names (see :func:`available`):
 * the real architectures of :mod:`ovconform.models` (``resnet50``, ``bert_base``, ``llama_decoder``,
   ...; ``ovconform models`` lists them; ``arch:NAME`` always picks one), fed their first step (a
   decoder: its 32-token prefill, its KV cache reset before every run, see
-  :mod:`ovconform.bench.runner`);
+  :mod:`ovconform.bench.runner`); a decoder's later steps (16 one-token decode steps) are its
+  ``decode_steps``, timed on the cache its prefill filled;
 * a path to an IR v11 ``.xml`` file (weights from the ``.bin`` beside it).
 
 Anchor weights are seeded standard normals scaled by ``1/sqrt(fan_in)``; every op is named, so
@@ -38,12 +39,16 @@ F32 = Type.f32
 @dataclass(frozen=True)
 class BenchModel:
     """A model to benchmark: its name, the graph, where it came from and its example inputs
-    (``{parameter friendly name: array}``, or None to generate them from the port shapes)."""
+    (``{parameter friendly name: array}``, or None to generate them from the port shapes).
+    ``decode_steps`` (a stateful architecture with several steps: a decoder) are the inputs of the
+    runs that follow the example inputs on one request, on the state they leave (a decoder's
+    one-token steps on the KV cache its prefill filled); empty for every other model."""
 
     name: str
     model: Model
     source: str
     example_inputs: dict[str, np.ndarray] | None = None
+    decode_steps: tuple[dict[str, np.ndarray], ...] = ()
 
 
 class _Weights:
@@ -193,7 +198,9 @@ def resolve_model(spec: str, seed: int = 0) -> BenchModel:
 
         arch = models.get(name)
         model = arch.build()
-        return BenchModel(name, model, "ovconform.models", arch.make_steps(model)[0])
+        steps = arch.make_steps(model)
+        later = tuple(steps[1:]) if model.get_sinks() else ()
+        return BenchModel(name, model, "ovconform.models", steps[0], later)
     raise NotFoundError(f"--model {spec!r} names no model; available: {', '.join(available())}; "
                         "or give a path to an IR .xml file.")
 

@@ -73,9 +73,18 @@ def perf_document(result: BenchResult, *, pcsort: str = "sort", coverage_min: fl
                     "throughput_fps": st.throughput_fps},
         "counters": None, "findings": [], "verdict": "ok", "coverage_percent": None,
     }
+    if result.decode is not None:  # a decoder: prefill and decode-step times (runner.time_decode)
+        doc["results"]["decode"] = _rounded_decode(result.decode)
     if cfg.perf_count:
         _add_counters(doc, result, pcsort, coverage_min)
     return doc
+
+
+def _rounded_decode(decode: dict[str, Any]) -> dict[str, Any]:
+    def r(x: Any) -> Any:
+        return round(x, 4) if isinstance(x, float) else x
+
+    return {k: [r(x) for x in v] if isinstance(v, list) else r(v) for k, v in decode.items()}
 
 
 def _add_counters(doc: dict[str, Any], result: BenchResult, pcsort: str, coverage_min: float) -> None:
@@ -180,6 +189,11 @@ def execution_results(doc: dict[str, Any]) -> list[tuple[str, str]]:
             ("latency (ms)" if p == 50 else f"latency ({p} percentile) (ms)", f"{lat['at_percentile']:.2f}"),
             ("avg latency", f"{lat['average']:.2f}"), ("min latency", f"{lat['min']:.2f}"),
             ("max latency", f"{lat['max']:.2f}"), ("throughput", f"{res['throughput_fps']:.2f}")]
+    decode = res.get("decode")
+    if decode:
+        rows += [("prefill time (ms)", f"{decode['prefill_ms']:.2f}"),
+                 ("decode step time, median (ms)", f"{decode['decode_median_ms']:.2f}"),
+                 ("decode steps timed", f"{decode['steps']} x {decode['rounds']} round(s)")]
     if doc.get("coverage_percent") is not None:
         rows.append(("counters coverage of latency (%)", f"{doc['coverage_percent']:.2f}"))
     if doc.get("error"):
@@ -344,6 +358,11 @@ def console_text(doc: dict[str, Any], *, top: int = 15) -> str:
              f"[ INFO ]    Min:           {lat['min']:.2f} ms",
              f"[ INFO ]    Max:           {lat['max']:.2f} ms",
              f"[ INFO ] Throughput:   {res['throughput_fps']:.2f} FPS"]
+    decode = res.get("decode")
+    if decode:
+        lines += [f"[ INFO ] Prefill:          {decode['prefill_ms']:.2f} ms (median of {decode['rounds']})",
+                  f"[ INFO ] Decode step:      {decode['decode_median_ms']:.2f} ms (median of {decode['steps']} steps "
+                  f"x {decode['rounds']}, each on the cache the runs before it filled)"]
     counters = doc.get("counters") or {}
     if counters.get("available"):
         lines.append(f"[ INFO ] Per-op counters (average over {counters['requests']} request(s), "

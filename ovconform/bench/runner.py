@@ -18,7 +18,12 @@
 5. with PERF_COUNT, each request's ``get_profiling_info()`` of its last run, and that run's latency
    (the consistency checks compare the two), plus the runtime model for ORIGINAL_NAMES mapping.
    With the sync API, ``counter_samples`` more runs (default 4, after the loop, not in the
-   statistics) add (counters, latency) pairs so the checks do not rest on one run.
+   statistics) add (counters, latency) pairs so the checks do not rest on one run;
+6. a model with ``decode_steps`` (a decoder, :class:`~ovconform.bench.models.BenchModel`): on a new
+   request, ``decode_rounds`` times (default 3): reset the state, time the prefill (the example
+   inputs), then time each decode step on the cache the prefill and the steps before it filled
+   (inputs set before each timed ``infer()``). ``BenchResult.decode`` holds the prefill's median,
+   each step's median over the rounds and the median of all decode steps (:func:`time_decode`).
 
 BLAS threads: ``blas_threads`` pins them before the run; the result records the count at the
 start and after the run (``threads``) — a device may set its own per inference (REFERENCE gives
@@ -43,7 +48,7 @@ from ovconform.bench.progress import Progress
 from ovconform.bench.stats import LatencyStats, check_percentile, summarize
 from ovconform.errors import InferError, OVConformError, ValidationError
 
-__all__ = ["APIS", "HINTS", "BenchConfig", "BenchResult", "run_benchmark"]
+__all__ = ["APIS", "HINTS", "BenchConfig", "BenchResult", "run_benchmark", "time_decode"]
 
 APIS = ("sync", "async")
 #: -hint spellings (benchmark_app's) -> PERFORMANCE_HINT value (None: no hint set)
@@ -91,6 +96,8 @@ class BenchConfig:
     #: properties under every other setting (benchmark_app's -load_config entry of the device:
     #: the command line has the higher priority)
     base_config: dict[str, Any] = field(default_factory=dict)
+    #: prefill + decode sequences timed for a model with decode steps (step 6 of the module doc)
+    decode_rounds: int = 3
 
     def resolved(self) -> BenchConfig:
         """A copy with defaults filled in and every value checked (ValidationError otherwise)."""
@@ -103,7 +110,7 @@ class BenchConfig:
             api = "sync" if hint == "latency" else "async"
         if hint is None:
             hint = "latency" if api == "sync" else "throughput"
-        for name in ("nireq", "nstreams", "niter", "pool"):
+        for name in ("nireq", "nstreams", "niter", "pool", "decode_rounds"):
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
                 raise ValidationError(f"{name} must be an integer >= 1, not {value!r}.")
@@ -154,6 +161,8 @@ class BenchResult:
     runtime_consumers: dict[str, list[str]] = field(default_factory=dict)
     runtime_error: str = ""
     runtime_model: Any = None
+    #: a model with decode steps: the prefill and per-decode-step times (:func:`time_decode`); else None
+    decode: dict[str, Any] | None = None
 
     @property
     def model_name(self) -> str:
@@ -359,7 +368,51 @@ def run_benchmark(core: Any, device: str, bench_model: BenchModel, config: Bench
             _sample_counters(result, requests[0], cfg.counter_samples, history[0])
         (result.runtime_model, result.runtime_originals, result.runtime_types, result.runtime_consumers,
          result.runtime_error) = _runtime_map(compiled)
+    if bench_model.decode_steps:
+        result.decode = time_decode(compiled, bench_model, cfg.decode_rounds, cfg.seed)
     return result
+
+
+def time_decode(compiled: Any, bench_model: BenchModel, rounds: int = 3, seed: int = 0) -> dict[str, Any]:
+    """Prefill and decode-step times of a model with decode steps, on one new request.
+
+    Each round resets the state (a new sequence), times ``infer()`` on the example inputs (the
+    prefill, filling the cache), then ``infer()`` on each decode step in turn, each on the cache
+    the runs before it filled; inputs are set before the clock starts. One untimed sequence runs
+    first (a device's first run of each new shape is not a decode step's time).
+
+    :return: ``{"rounds", "steps", "prefill_ms" (median), "prefill_ms_all", "step_ms" (median of each
+        step over the rounds), "decode_median_ms" (median of every decode step's time),
+        "decode_tokens_per_s"}`` (times in ms).
+    :raises ValidationError: for ``rounds`` < 1 or a model without decode steps.
+    """
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
+        raise ValidationError(f"decode_rounds must be an integer >= 1, not {rounds!r}.")
+    if not bench_model.decode_steps:
+        raise ValidationError(f"model {bench_model.name!r} has no decode steps to time (a stateful model with "
+                              "several steps, such as the llama_decoder architecture, has).")
+    model = bench_model.model
+    feeds = [bench_model.example_inputs, *bench_model.decode_steps]
+    tensors = [I.make_pool(model, "fixed", seed, 1, example=feed)[0] for feed in feeds]
+    request = compiled.create_infer_request()
+    runs: list[list[float]] = []
+    for r in range(rounds + 1):
+        request.reset_state()
+        times = []
+        for step in tensors:
+            _set_inputs(request, step)
+            t0 = time.perf_counter()
+            request.infer()
+            times.append((time.perf_counter() - t0) * 1000.0)
+        if r:  # the first sequence is the warm-up
+            runs.append(times)
+    prefill = [t[0] for t in runs]
+    per_step = [statistics.median(t[i] for t in runs) for i in range(1, len(tensors))]
+    every = [x for t in runs for x in t[1:]]
+    median = statistics.median(every)
+    return {"rounds": rounds, "steps": len(tensors) - 1, "prefill_ms": statistics.median(prefill),
+            "prefill_ms_all": prefill, "step_ms": per_step, "decode_median_ms": median,
+            "decode_tokens_per_s": 1000.0 / median if median > 0 else None}
 
 
 class _FromInitialState:

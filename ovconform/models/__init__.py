@@ -19,7 +19,7 @@ import numpy as np
 from ovconform.errors import NotFoundError
 from ovconform.ir import Model
 
-from . import language, sequence, vision
+from . import control, language, sequence, vision, vision_classic
 
 __all__ = ["ARCHITECTURES", "TIERS", "Architecture", "architectures", "get", "stats"]
 
@@ -37,6 +37,9 @@ class Architecture:
     build: Callable[[], Model]
     tier: str = "quick"
     steps: Callable[[Model], Steps] | None = None
+    #: The model suite multiplies the per-test time limit by this (``--ovconform-test-timeout``):
+    #: a 1.1B decoder runs 17 inferences on the device and 17 on REFERENCE.
+    time_factor: float = 1.0
 
     def make_steps(self, model: Model) -> Steps:
         return (self.steps or single_step)(model)
@@ -83,7 +86,16 @@ ARCHITECTURES: tuple[Architecture, ...] = (
                                                       f"llama_decoder_{bits}", bits),
                    steps=_decoder_steps(language.LLAMA_SMALL.vocab_size))
       for bits, zp in (("u4", ", u4 zero points"), ("i4", ""))),
+    Architecture("greedy_decoder", "early-exit encoder (If on the exit classifier's confidence) + greedy GRU "
+                 "decoding Loop (stops on the end token; tokens and logits concatenated): a confident and an "
+                 "ambiguous input", control.greedy_decoder, steps=control.steps),
     Architecture("resnet50", "ResNet-50 v1.5, 224x224, 1000 classes", vision.resnet50, tier="full"),
+    Architecture("densenet121", "DenseNet-121, 224x224: 58 dense layers, each the Concat of all earlier maps of its "
+                 "block, BN-ReLU-conv, average-pool transitions", vision_classic.densenet121, tier="full"),
+    Architecture("inception_v2", "Inception-v2 (BN-Inception), 224x224: ten 4-branch inception modules, "
+                 "conv+BN+ReLU, ceil-mode pools", vision_classic.inception_v2, tier="full"),
+    Architecture("shufflenet_v2", "ShuffleNet v2 1.0x, 224x224: channel Split, depthwise 3x3, channel shuffle "
+                 "as Reshape/Transpose/Reshape", vision_classic.shufflenet_v2, tier="full"),
     Architecture("bert_base", "BERT-base encoder: 12 layers x 768, 12 heads, sequence 128, padding mask",
                  language.bert_base, tier="full"),
     Architecture("whisper_tiny_encoder", "Whisper-tiny audio encoder: 2 conv1d + 4 layers x 384 over 1500 frames",
@@ -95,7 +107,13 @@ ARCHITECTURES: tuple[Architecture, ...] = (
     Architecture("llama_decoder_1b", "Llama decoder at TinyLlama-1.1B geometry (22 layers x 2048, GQA 32/4, "
                  "32000 tokens): prefill 32 + 16 decode steps",
                  partial(language.llama_decoder, language.LLAMA_FULL, "llama_decoder_1b"), tier="full",
-                 steps=_decoder_steps(language.LLAMA_FULL.vocab_size)),
+                 steps=_decoder_steps(language.LLAMA_FULL.vocab_size), time_factor=8.0),
+    *(Architecture(f"llama_decoder_1b_{bits}", f"the TinyLlama-1.1B-geometry decoder with {bits} weights as "
+                   "OpenVINO's weight compression writes them (groups of 64 channels, f16 scales"
+                   f"{zp}; u8 embedding and LM head): prefill 32 + 16 decode steps",
+                   partial(language.llama_decoder, language.LLAMA_FULL, f"llama_decoder_1b_{bits}", bits),
+                   tier="full", steps=_decoder_steps(language.LLAMA_FULL.vocab_size), time_factor=8.0)
+      for bits, zp in (("u4", ", u4 zero points"), ("i4", ""))),
 )
 
 

@@ -10,6 +10,7 @@ import numpy as np
 from ovconform import opset
 from ovconform.bench.flops import node_flops
 from ovconform.ir import Model, Node, PartialShape
+from ovconform.ir._subgraph import all_nodes
 
 __all__ = ["count"]
 
@@ -74,10 +75,13 @@ def _is_weight(node: Node) -> bool:
 
 def count(model: Model, feed: Mapping[str, np.ndarray]) -> dict[str, int]:
     """``{"ops", "weights", "flops"}`` of ``model`` (FLOPs at the shapes ``feed`` gives). A model
-    with dynamic shapes gets probe Results attached: pass a model built for counting."""
+    with dynamic shapes gets probe Results attached: pass a model built for counting. Ops and
+    weights include those of control-flow bodies; FLOPs count the top-level graph only (a body's
+    run count is known only when it runs)."""
     nodes = model.get_ordered_ops()
-    ops = sum(n.type_name not in _HOUSEKEEPING for n in nodes)
-    weights = sum(int(np.prod(n.get_output_partial_shape(0).to_shape())) for n in nodes if _is_weight(n))
+    every = all_nodes(model)  # with the bodies of If/Loop/TensorIterator: their ops and weights count too
+    ops = sum(n.type_name not in _HOUSEKEEPING for n in every)
+    weights = sum(int(np.prod(n.get_output_partial_shape(0).to_shape())) for n in every if _is_weight(n))
     static = all(n.get_output_partial_shape(i).is_static for n in nodes for i in range(n.get_output_size()))
     shapes = ({(n.friendly_name, i): tuple(n.get_output_partial_shape(i).to_shape())
                for n in nodes for i in range(n.get_output_size())} if static else _shapes(model, feed))

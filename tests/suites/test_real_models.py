@@ -35,7 +35,7 @@ from ovconform.suites import _locate
 from ovconform.suites import _op_runner as R
 
 DECODERS = ("llama_decoder", "llama_decoder_u4", "llama_decoder_i4")
-QUICK = ("mobilenet_v3_small", "resnet50_64px", "efficientnet_b0", *DECODERS)
+QUICK = ("mobilenet_v3_small", "resnet50_64px", "efficientnet_b0", *DECODERS, "greedy_decoder")
 #: device -> the architectures it must fail (every other quick one passes).
 EXPECTED_FAILURES = {
     "REFERENCE": set(),
@@ -228,3 +228,20 @@ def test_openvino_reads_the_compressed_decoder(tmp_path: Path) -> None:
     for step, expected in zip(steps, want, strict=True):
         got = request.infer({"input_ids": step["input_ids"]})[0]
         assert np.abs(got - expected[0]).max() < 5e-3
+
+
+def test_the_big_decoders_get_a_longer_time_limit() -> None:
+    """The 1.1B decoders run 2 x 17 inferences: the model suite gives them their ``time_factor``
+    times the per-test limit, the other architectures the limit itself."""
+    from types import SimpleNamespace
+
+    from ovconform.suites import test_real_models as suite
+
+    config: Any = SimpleNamespace(option=SimpleNamespace(timeout=None), getoption=lambda name, default=None: 300.0)
+    big = suite._with_time_limit(config, models.get("llama_decoder_1b_u4"))
+    assert big.values == ("llama_decoder_1b_u4",) and [m.args for m in big.marks] == [(2400.0,)]
+    assert suite._with_time_limit(config, models.get("resnet50")) == "resnet50"
+    off: Any = SimpleNamespace(option=SimpleNamespace(timeout=None), getoption=lambda name, default=None: 0.0)
+    assert suite._with_time_limit(off, models.get("llama_decoder_1b")) == "llama_decoder_1b"
+    assert {a.name for a in models.architectures("full") if a.time_factor > 1} == {
+        "llama_decoder_1b", "llama_decoder_1b_u4", "llama_decoder_1b_i4"}
