@@ -273,8 +273,11 @@ class ReferenceCompiledModel(CompiledModel):
                          loaded_from_cache=loaded_from_cache)
         weakref.finalize(self, callbacks.shutdown, False)
         #: Threads each inference runs with, in BLAS and in large elementwise work (the cores
-        #: shared by the streams; see fast/blas.py and fast/parallel.py).
-        self.blas_threads = threads_per_stream(self.config.get(P.NUM_STREAMS))
+        #: shared by the streams; see fast/blas.py and fast/parallel.py), at most
+        #: INFERENCE_NUM_THREADS when that is set (0: no limit), as OpenVINO's CPU reads it.
+        limit = int(self.config.get_or(P.INFERENCE_NUM_THREADS, 0) or 0)
+        per_stream = threads_per_stream(self.config.get(P.NUM_STREAMS))
+        self.blas_threads = min(per_stream, limit) if limit > 0 else per_stream
 
     def _compile(self, model: Model) -> None:
         precision = self.config.get(P.INFERENCE_PRECISION_HINT)

@@ -23,7 +23,9 @@ Properties follow the TEMPLATE plugin's lists (seed 002 ``Plugin::get_property``
 
 EXECUTION_MODE_HINT and MODEL_PRIORITY are stored and read back but change nothing (the
 reference always computes as accurately as its kernels allow and runs one model at a time).
-INFERENCE_NUM_THREADS sets the threads per stream of the task executor.
+INFERENCE_NUM_THREADS sets the threads per stream of the task executor, and caps the threads one
+inference computes with (BLAS and the block-wise elementwise work; 0, the default: the cores the
+streams share).
 
 Every name is in the host's catalogue (:mod:`ovconform.properties`), DISABLE_TRANSFORMATIONS
 included, so nothing is registered here. AVAILABLE_DEVICES is ``[""]`` (one unnamed device,

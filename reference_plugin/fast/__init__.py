@@ -145,7 +145,8 @@ _FAST: dict[type[OpRun], type[OpRun]] = {}
 #: Every class :func:`fast_class` returned -> its formula class.
 _FORMULA_OF: dict[type, type[OpRun]] = {}
 #: The modules that register routes (imported on first use, in this order).
-ROUTE_MODULES: tuple[str, ...] = ("elementwise", "gelu", "softmax", "mvn", "matmul", "convolution", "pooling")
+ROUTE_MODULES: tuple[str, ...] = ("elementwise", "gelu", "softmax", "mvn", "matmul", "convolution", "pooling",
+                                 "batch_norm", "swish")
 _loaded = False
 _lock = threading.RLock()  # programs are compiled from several threads at once
 

@@ -33,7 +33,7 @@ __all__ = ["InPlace", "plan_inplace"]
 
 #: Kernels whose float outputs are always new arrays no one else holds.
 _FRESH = frozenset({"Convolution", "GroupConvolution", "MatMul", "Add", "Subtract", "Multiply", "Maximum",
-                    "Minimum", "Relu", "Sigmoid", "Tanh", "Gelu", "Softmax", "MVN"})
+                    "Minimum", "Relu", "Sigmoid", "Tanh", "Gelu", "Softmax", "MVN", "BatchNormInference", "Swish"})
 _TYPES = (Type.f32, Type.f64)
 
 

@@ -2,13 +2,17 @@
 
 Convolution: the formula (``reference_plugin/ops/_common_conv.py``, offset by offset) and the
 conv-lowering route's two lowerings (``reference_plugin/fast/convolution.py``, the row-batched one
-and im2col, forced here with ``ROW_MIN_MACS``) over random shapes, strides, pads, dilations,
-auto_pad modes, groups, batches and 1-3 spatial dims, compared with a loop over output
-positions and kernel offsets in float64 (exact Python-int sums for integers):
+and im2col, forced here with its thresholds, and the paths the device chooses) over random
+shapes, strides, pads, dilations, auto_pad modes, groups, batches and 1-3 spatial dims,
+compared with a loop over output positions and kernel offsets in float64 (exact Python-int sums
+for integers):
 
 * float64 data: within ``K * 2**-52`` of the naive sum, relative to the sum of absolute products;
 * float32 data (sgemm): within ``4 * 2**-23 * sqrt(K)`` (the bound test_kernel_accuracy.py states);
 * int64: exactly.
+
+The depthwise path (one input channel per group) is the formula bit for bit; the pointwise one
+(1x1, unit strides, no padding) is im2col's own GEMM for one image.
 
 MaxPool (the formula ``op_max_pool.window_max`` and the maxpool-separable route
 ``fast/pooling.fold_separably``) must be bit-identical to the plain fold over
@@ -120,13 +124,24 @@ def _conv_cases(count: int) -> Iterator[Any]:
         yield pytest.param(spec, (n, groups * cg, *spatial), (groups, og, cg, *spec.kernel), dtype, id=f"conv{i}")
 
 
-@pytest.fixture(params=["rows", "im2col", "formula"])
+def force(monkeypatch: pytest.MonkeyPatch, lowering: str) -> None:
+    """Make grouped_conv take ``lowering`` ("rows" or "im2col") wherever it applies: the depthwise
+    and pointwise paths off, the row lowering's size thresholds at 0 or out of reach."""
+    monkeypatch.setattr(lowering_module, "DEPTHWISE", False)
+    monkeypatch.setattr(lowering_module, "POINTWISE", False)
+    monkeypatch.setattr(lowering_module, "ROW_MIN_MACS", 0 if lowering == "rows" else 1 << 62)
+    monkeypatch.setattr(lowering_module, "ROW_MIN_COLUMNS", 0)
+
+
+@pytest.fixture(params=["rows", "im2col", "chosen", "formula"])
 def lowering(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """The convolution to test: the formula, or grouped_conv forced to one lowering (the row one
-    only applies to float 2-D/3-D cases)."""
+    """The convolution to test: the formula, grouped_conv forced to one lowering (the row one only
+    applies to float 2-D/3-D cases), or grouped_conv as the device runs it ("chosen": depthwise
+    and pointwise paths included)."""
     if request.param == "formula":
         return convolve
-    monkeypatch.setattr(lowering_module, "ROW_MIN_MACS", 0 if request.param == "rows" else 1 << 62)
+    if request.param != "chosen":
+        force(monkeypatch, request.param)
     return lowering_module.grouped_conv
 
 
@@ -164,7 +179,7 @@ def test_grouped_conv_matches_the_naive_loop(spec: WindowSpec, x_shape: tuple[in
     assert np.all(np.abs(got.astype(np.float64) - want.astype(np.float64)) <= bound)
 
 
-@pytest.mark.parametrize("shape", [(1, 16, 64, 64), (2, 8, 9, 11), (1, 4, 5, 6, 7)])
+@pytest.mark.parametrize("shape", [(1, 16, 64, 64), (2, 8, 9, 60), (1, 4, 5, 8, 7)])
 def test_the_row_lowering_is_taken_for_the_anchor_shapes(shape: tuple[int, ...]) -> None:
     n_sp = len(shape) - 2
     spec = WindowSpec((3,) * n_sp, (1,) * n_sp, (1,) * n_sp, (1,) * n_sp, (1,) * n_sp, "explicit")
@@ -175,9 +190,20 @@ def test_the_row_lowering_is_taken_for_the_anchor_shapes(shape: tuple[int, ...])
     assert not lowering_module.use_rows(np.dtype(np.float32), w_shape, dilated, dilated.plan(shape[2:]))
 
 
+@pytest.mark.parametrize(("shape", "out_channels"), [((1, 256, 14, 14), 256), ((1, 512, 7, 7), 512),
+                                                     ((1, 64, 28, 28), 64)])
+def test_narrow_output_rows_take_im2col(shape: tuple[int, ...], out_channels: int) -> None:
+    """ResNet-50's 3x3 layers at 28, 14 and 7 wide: one GEMM a few columns wide per output row
+    ran 5-15x slower than im2col's one GEMM, so rows narrower than ROW_MIN_COLUMNS take im2col."""
+    spec = WindowSpec((3, 3), (1, 1), (1, 1), (1, 1), (1, 1), "explicit")
+    w_shape = (1, out_channels, shape[1], 3, 3)
+    assert shape[3] < lowering_module.ROW_MIN_COLUMNS
+    assert not lowering_module.use_rows(np.dtype(np.float32), w_shape, spec, spec.plan(shape[2:]))
+
+
 @pytest.mark.parametrize("lowering_name", ["rows", "im2col"])
 def test_both_lowerings_on_a_larger_float32_convolution(lowering_name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(lowering_module, "ROW_MIN_MACS", 0 if lowering_name == "rows" else 1 << 62)
+    force(monkeypatch, lowering_name)
     rng = np.random.default_rng(3)
     spec = WindowSpec((3, 3), (1, 2), (1, 1), (1, 0), (2, 1), "explicit")
     x, w = _data(rng, (2, 6, 20, 23), np.dtype(np.float32)), _data(rng, (2, 5, 3, 3, 3), np.dtype(np.float32))
@@ -231,6 +257,131 @@ def test_convolution_op_types(type_name: str) -> None:
         rounding = {"f16": 2.0 ** -11, "bf16": 2.0 ** -8}.get(type_name, 0.0) * np.abs(want)
         eps = 2.0 ** -52 * k if type_name == "f64" else 4 * 2.0 ** -23 * math.sqrt(k)
         assert np.all(np.abs(gotf - want) <= eps * magnitude + rounding + 1e-300)
+
+
+# -- depthwise and pointwise paths --------------------------------------------------------------------------
+def _bits_equal(a: np.ndarray, b: np.ndarray) -> bool:
+    """Same shape, dtype and bits (every NaN counted equal to every NaN)."""
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    nan = np.isnan(a)
+    if not np.array_equal(nan, np.isnan(b)):
+        return False
+    uint = np.dtype(f"u{a.dtype.itemsize}")
+    return bool(np.array_equal(np.where(nan, 0, a).view(uint), np.where(nan, 0, b).view(uint)))
+
+
+def _depthwise_cases(count: int) -> Iterator[Any]:
+    rng = np.random.default_rng(20261127)
+    for i in range(count):
+        k = tuple(int(v) for v in rng.integers(1, 6, 2))
+        strides, dil = tuple(int(v) for v in rng.integers(1, 4, 2)), tuple(int(v) for v in rng.integers(1, 3, 2))
+        pb, pe = tuple(int(v) for v in rng.integers(0, 3, 2)), tuple(int(v) for v in rng.integers(0, 3, 2))
+        spec = WindowSpec(k, strides, dil, pb, pe, str(rng.choice(AUTO_PADS)))
+        spatial = tuple(int(v) for v in rng.integers(1, 40, 2))
+        groups, og, n = int(rng.integers(1, 40)), int(rng.integers(1, 4)), int(rng.integers(1, 3))
+        dtype = np.dtype([np.float32, np.float64][i % 2])
+        yield pytest.param(spec, (n, groups, *spatial), (groups, og, 1, *k), dtype, id=f"dw{i}")
+
+
+@pytest.mark.parametrize(("spec", "x_shape", "w_shape", "dtype"), list(_depthwise_cases(80)))
+def test_the_depthwise_path_is_the_formula_bit_for_bit(spec: WindowSpec, x_shape: tuple[int, ...],
+                                                       w_shape: tuple[int, ...], dtype: np.dtype) -> None:
+    """_conv_depthwise (any strides, dilations, pads, channel multiplier, batch) against the
+    formula: the same products added in the same order, so the same bits, NaN, infinities,
+    signed zeros (a sum of -0 products is +0 in both) and subnormals included."""
+    rng = np.random.default_rng(abs(hash((x_shape, w_shape))) % 2**32)
+    x, w = _data(rng, x_shape, dtype), _data(rng, w_shape, dtype)
+    hard = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 1e-310 if dtype == np.float64 else 1e-45], dtype)
+    x.reshape(-1)[rng.choice(x.size, min(x.size, 6), replace=False)] = hard[:min(x.size, 6)]
+    w.reshape(-1)[0] = -0.0
+    try:
+        plan = spec.plan(x_shape[2:])
+    except InferError:
+        return  # a kernel larger than the padded input: grouped_conv refuses it before any path
+    with np.errstate(all="ignore"):
+        want = convolve(x, w, spec)
+        got = lowering_module._conv_depthwise(x, w, spec, plan)
+    assert _bits_equal(got, want)
+
+
+def test_the_depthwise_path_is_taken_for_float_2d_depthwise_layers_only() -> None:
+    def takes(shape: tuple[int, ...], k: int, s: int, dtype: Any = np.float32, cg: int = 1) -> bool:
+        p = (k - 1) // 2
+        spec = WindowSpec((k,) * (len(shape) - 2), (s,) * (len(shape) - 2), (1,) * (len(shape) - 2),
+                          (p,) * (len(shape) - 2), (p,) * (len(shape) - 2), "explicit")
+        w_shape = (shape[1] // cg, 1, cg, *spec.kernel)
+        return lowering_module.use_depthwise(np.dtype(dtype), w_shape, spec, spec.plan(shape[2:]))
+
+    assert takes((1, 144, 56, 56), 3, 1) and takes((1, 576, 7, 7), 5, 1) and takes((1, 144, 56, 56), 3, 2)
+    assert takes((1, 144, 56, 56), 3, 1, np.float64)
+    assert not takes((1, 144, 56, 56), 3, 1, np.int64)  # integers: im2col, exact
+    assert not takes((1, 144, 56, 56), 3, 1, cg=2)  # two channels per group
+    assert not takes((1, 16, 40), 3, 1) and not takes((1, 8, 9, 9, 9), 3, 1)  # 1-D, 3-D
+
+
+def test_grouped_conv_takes_the_depthwise_path_bit_for_bit_on_two_threads() -> None:
+    """A depthwise layer large enough for the intra-op threads: the same bits on one and two."""
+    from reference_plugin.fast import parallel
+
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((1, 96, 56, 56)).astype(np.float32)
+    w = rng.standard_normal((96, 1, 1, 3, 3)).astype(np.float32)
+    spec = WindowSpec((3, 3), (1, 1), (1, 1), (1, 1), (1, 1), "explicit")
+    want = convolve(x, w, spec)
+    for threads in (1, 2):
+        with parallel.using(threads):
+            assert _bits_equal(lowering_module.grouped_conv(x, w, spec), want)
+
+
+@pytest.mark.parametrize(("x_shape", "w_shape"), [((1, 64, 56, 56), (1, 256, 64, 1, 1)),
+                                                  ((2, 12, 9, 10), (3, 5, 4, 1, 1)), ((1, 6, 40), (2, 4, 3, 1))])
+def test_the_pointwise_path_is_im2col_s_product(x_shape: tuple[int, ...], w_shape: tuple[int, ...],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """1x1, unit strides, no padding: the input itself is im2col's matrix. One image: the same
+    GEMM, bit for bit; a batch: one GEMM per image, within the accumulation bound."""
+    rng = np.random.default_rng(11)
+    x, w = _data(rng, x_shape, np.dtype(np.float32)), _data(rng, w_shape, np.dtype(np.float32))
+    spec = WindowSpec((1,) * (len(x_shape) - 2), (1,) * (len(x_shape) - 2), (1,) * (len(x_shape) - 2),
+                      (0,) * (len(x_shape) - 2), (0,) * (len(x_shape) - 2), "explicit")
+    assert lowering_module._is_pointwise(spec, spec.plan(x_shape[2:]))
+    got = lowering_module.grouped_conv(x, w, spec)
+    force(monkeypatch, "im2col")
+    lowered = lowering_module.grouped_conv(x, w, spec)
+    if x_shape[0] == 1:
+        assert _bits_equal(got, lowered)
+    want, magnitude = naive_conv(x, w, spec)
+    assert np.all(np.abs(got - want) <= 4 * 2.0 ** -23 * math.sqrt(w_shape[2]) * magnitude)
+
+
+@pytest.mark.parametrize("type_name", ["f16", "bf16", "f32", "f64"])
+def test_depthwise_group_convolution_kernel_on_float_types_is_the_formula(type_name: str) -> None:
+    """The device's GroupConvolution kernel on a depthwise layer wide enough for the depthwise path:
+    f16/bf16 data go through their float32 accumulation as in the formula, so every float type
+    gives the formula kernel's bits."""
+    from ovconform.ir import as_type
+    from reference_plugin import fast
+    from reference_plugin.ops import build_kernel
+    from reference_plugin.ops.op_group_convolution import GroupConvolution
+
+    t = as_type(type_name)
+    rng = np.random.default_rng(13)
+    x = rng.standard_normal((1, 8, 30, 33)).astype(np.float32)
+    w = rng.standard_normal((8, 1, 1, 3, 3)).astype(np.float32)
+    if type_name == "bf16":
+        from ref_kernel_util import bf16
+
+        xs, ws = bf16(x), bf16(w)
+    else:
+        xs, ws = x.astype(t.to_dtype()), w.astype(t.to_dtype())
+    node = ops.group_convolution(ops.parameter([1, 8, 30, 33], t), ops.constant(ws, t), [1, 1], [1, 1], [1, 1],
+                                 [1, 1])
+    spec = WindowSpec((3, 3), (1, 1), (1, 1), (1, 1), (1, 1), "explicit")
+    assert lowering_module.use_depthwise(np.dtype(np.float64 if type_name == "f64" else np.float32),
+                                         (8, 1, 1, 3, 3), spec, spec.plan((30, 33)))
+    (want,) = build_kernel(GroupConvolution, node).run([xs, ws])
+    (got,) = fast.make_kernel(node).run([xs, ws])
+    assert got.dtype == want.dtype and np.array_equal(got.view(np.uint8), want.view(np.uint8))
 
 
 # -- max pool ----------------------------------------------------------------------------------------------

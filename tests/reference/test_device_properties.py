@@ -261,3 +261,23 @@ def test_each_stream_runs_blas_on_its_share_of_the_cores(plugin: ReferencePlugin
     assert isinstance(info, list) and info, info
     assert all(lib["num_threads"] == threads_per_stream(streams) for lib in info)
     assert threads_per_stream(streams) == max(1, (os.cpu_count() or 1) // streams)
+
+
+def test_inference_num_threads_caps_the_threads_an_inference_computes_with() -> None:
+    """INFERENCE_NUM_THREADS=1 (as a harness sets it for its oracle next to another runtime): BLAS
+    runs one thread during the inference; 0 (the default) leaves the cores the streams share."""
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    from ovconform import Core, opset
+    from ovconform.ir import Model
+
+    x = opset.parameter([64, 64], "f32", name="x")
+    model = Model([opset.result(opset.matmul(x, x, False, False))], [x], "mm")
+    core = Core()
+    seen = {}
+    for limit in (1, 0):
+        request = core.compile_model(model, "REFERENCE", {"INFERENCE_NUM_THREADS": limit}).create_infer_request()
+        request.infer([np.ones((64, 64), np.float32)])
+        blas = [c for c in threadpoolctl.threadpool_info() if c["user_api"] == "blas"]
+        seen[limit] = {c["num_threads"] for c in blas}
+    cores = os.cpu_count() or 1
+    assert seen[1] == {1} and seen[0] == {cores}, seen

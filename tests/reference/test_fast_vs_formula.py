@@ -56,6 +56,9 @@ PINNED: frozenset[tuple[str, int, str] | str] = frozenset([
     ("MatMul", 1, "matmul-few-rows"),
     ("Convolution", 1, "conv-lowering"), ("GroupConvolution", 1, "conv-lowering"),
     ("MaxPool", 1, "maxpool-separable"), ("MaxPool", 8, "maxpool-separable"), ("MaxPool", 14, "maxpool-separable"),
+    ("BatchNormInference", 1, "batchnorm-blocks"), ("BatchNormInference", 5, "batchnorm-blocks"),
+    ("Swish", 4, "swish-blocks"),
+    ("AvgPool", 1, "avgpool-separable"), ("AvgPool", 14, "avgpool-separable"), ("AvgPool", 16, "avgpool-separable"),
     "chains", "in-place", "intra-op-threads", "process-streams",
 ])
 
@@ -375,6 +378,12 @@ def conv_cases(route: Route) -> Iterator[Case]:
     specs: list[tuple[str, tuple[int, ...], tuple[int, ...], Callable[[Node, Node], Node]]]
     if group:
         specs = [("depthwise 32ch 28x28", (1, 32, 28, 28), (32, 1, 1, 3, 3), conv([1, 1], [1, 1], [1, 1], [1, 1])),
+                 ("depthwise 96ch 56x56", (1, 96, 56, 56), (96, 1, 1, 3, 3),
+                  conv([1, 1], [1, 1], [1, 1], [1, 1])),
+                 ("depthwise x2 5x5 dilated, 2 images", (2, 6, 33, 44), (6, 2, 1, 5, 5),
+                  conv([1, 1], [4, 3], [4, 5], [2, 2])),
+                 ("depthwise 5x5 stride 2", (1, 40, 28, 28), (40, 1, 1, 5, 5),
+                  conv([2, 2], [2, 2], [2, 2], [1, 1])),
                  ("2 groups 16ch 20x23", (2, 16, 20, 23), (2, 5, 8, 3, 3), conv([1, 2], [1, 0], [2, 1], [1, 1])),
                  ("4 groups 1-D", (2, 8, 30), (4, 3, 2, 5), conv([2], [2], [1], [1])),
                  ("2 groups 3-D", (1, 4, 6, 7, 5), (2, 3, 2, 2, 3, 2),
@@ -387,10 +396,13 @@ def conv_cases(route: Route) -> Iterator[Case]:
                  ("same_upper 5x5", (1, 4, 15, 16), (8, 4, 5, 5), conv([2, 2], [0, 0], [0, 0], [1, 1], "SAME_UPPER")),
                  ("1-D", (2, 8, 40), (12, 8, 5), conv([2], [2], [1], [1])),
                  ("3-D", (1, 4, 8, 9, 7), (6, 4, 3, 3, 2), conv([1, 1, 1], [1, 1, 0], [1, 0, 1], [1, 1, 1])),
-                 ("1x1", (1, 32, 14, 14), (16, 32, 1, 1), conv([1, 1], [0, 0], [0, 0], [1, 1]))]
+                 ("1x1", (1, 32, 14, 14), (16, 32, 1, 1), conv([1, 1], [0, 0], [0, 0], [1, 1])),
+                 ("1x1, 2 images (pointwise)", (2, 24, 20, 20), (40, 24, 1, 1), conv([1, 1], [0, 0], [0, 0], [1, 1])),
+                 ("1x1 stride 2 (im2col)", (1, 24, 20, 20), (40, 24, 1, 1), conv([2, 2], [0, 0], [0, 0], [1, 1])),
+                 ("3x3 14 wide (im2col)", (1, 48, 14, 14), (32, 48, 3, 3), conv([1, 1], [1, 1], [1, 1], [1, 1]))]
     for t in (Type.f32, Type.f64, Type.f16, Type.i32):
         for label, x_shape, w_shape, make in specs:
-            if t != Type.f32 and x_shape[1] == 64:
+            if t != Type.f32 and x_shape[1] in (64, 96):
                 continue  # the realistic size once
             if t == Type.i32:
                 x = rng.integers(-20, 20, x_shape).astype(np.int32)
@@ -460,10 +472,90 @@ def writer_cases(route: Route) -> Iterator[Case]:
                 yield Case(f"{route.op_type} {t} {shape}", _unary(route.op_type, route.since, shape, t), [x])
 
 
+def batchnorm_cases(route: Route) -> Iterator[Case]:
+    """ResNet-sized and many-channel data, a batch, rows of one element, hard values, per-channel
+    values near the edges (variance 0, huge gamma); f16 and small tensors take the formula."""
+    from reference_plugin.fast.batch_norm import MIN_ELEMENTS
+
+    rng = np.random.default_rng(31)
+    shapes = [((1, 64, 56, 56), Type.f32, (1, 2)), ((1, 2048, 7, 7), Type.f32, (1,)),
+              ((2, 37, 13, 11), Type.f32, (1,)), ((3, 5000), Type.f32, (1,)), ((1, 40, 17, 19), Type.f64, (1, 2)),
+              ((1, 24, 20, 20), Type.f16, (1,)), ((1, 3, 5, 7), Type.f32, (1,))]
+    for shape, t, threads in shapes:
+        c = shape[1]
+        dtype = t.to_dtype()
+        x = sprinkled(rng, shape, dtype)
+        gamma = rng.uniform(0.5, 1.5, c).astype(dtype)
+        gamma[:2] = [1e4, -0.0]
+        beta = (rng.standard_normal(c) * 0.1).astype(dtype)
+        mean = (rng.standard_normal(c) * 0.1).astype(dtype)
+        variance = rng.uniform(0.5, 1.5, c).astype(dtype)
+        variance[-1] = 0.0
+        p = _param(shape, t)
+        consts = [ops.constant(v, t) for v in (gamma, beta, mean, variance)]
+        node = ops.batch_norm_inference(p, *consts, 1e-5, version=route.since)
+        inputs = [x, gamma, beta, mean, variance] if route.since == 5 else [gamma, beta, x, mean, variance]
+        kind = "blocks" if t != Type.f16 and x.size >= MIN_ELEMENTS else "the formula"
+        yield Case(f"BatchNormInference-{route.since} {t} {list(shape)} ({kind})", node, inputs, threads=threads)
+
+
+def swish_cases(route: Route) -> Iterator[Case]:
+    from reference_plugin.fast.swish import BLOCK
+
+    rng = np.random.default_rng(37)
+    for t, size, beta, threads in ((Type.f32, 3 * BLOCK + 7, None, (1,)), (Type.f64, 2 * BLOCK + 3, 0.7, (1,)),
+                                   (Type.f32, 2 * parallel.SPLIT_MIN + 13, -1.5, (1, 2)),
+                                   (Type.f16, BLOCK + 5, None, (1,)), (Type.f32, 5, 2.0, (1,))):
+        x = sprinkled(rng, [size], t.to_dtype())
+        p = _param([size], t)
+        if beta is None:
+            yield Case(f"Swish {t} [{size}]", ops.swish(p), [x], threads=threads)
+        else:
+            b = np.array(beta, t.to_dtype())
+            yield Case(f"Swish {t} [{size}] beta {beta}", ops.swish(p, ops.constant(b, t)), [x, b], threads=threads)
+
+
+def avgpool_cases(route: Route) -> Iterator[Case]:
+    """Inception's 3x3/1 pad 1 pools and DenseNet's 2x2/2 transitions at size, ceil rounding,
+    exclude-pad both ways, a 7-row kernel, magnitudes over 40 decades (where the order of the
+    float64 additions shows), hard values; the formula's cases too (dilated, 1-D, 8 columns, f16)."""
+    rng = np.random.default_rng(41)
+
+    def pool(shape: Sequence[int], t: Type, strides: list[int], pb: list[int], pe: list[int], kernel: list[int],
+             exclude: bool, rounding: str = "floor", dil: list[int] | None = None) -> Node:
+        rounding = "ceil" if rounding == "ceil_torch" and route.since < 14 else rounding
+        return ops.avg_pool(_param(shape, t), strides, pb, pe, kernel, exclude, rounding,
+                            dilations=dil if route.since >= 16 else None, version=route.since)
+
+    specs = [("inception 3x3/1 pad 1 (1, 192, 28, 28)", (1, 192, 28, 28), [1, 1], [1, 1], [1, 1], [3, 3], False,
+              "floor", None, (1, 2)),
+             ("densenet 2x2/2 (1, 128, 56, 56)", (1, 128, 56, 56), [2, 2], [0, 0], [0, 0], [2, 2], True, "floor", None,
+              (1, 2)),
+             ("ceil 3x2 exclude-pad, 2 images", (2, 5, 9, 11), [2, 1], [1, 0], [0, 1], [3, 2], True, "ceil", None,
+              (1,)),
+             ("ceil_torch 3x3/3", (1, 3, 10, 7), [3, 2], [1, 1], [0, 0], [3, 3], False, "ceil_torch", None, (1,)),
+             ("7x5 pad 3", (1, 6, 20, 17), [1, 1], [3, 2], [3, 2], [7, 5], True, "floor", None, (1,)),
+             ("8 columns (the formula)", (1, 4, 12, 20), [1, 1], [0, 0], [0, 0], [2, 8], True, "floor", None, (1,)),
+             ("1-D (the formula)", (2, 4, 33), [2], [1], [1], [4], False, "floor", None, (1,)),
+             ("dilated (the formula)", (1, 3, 15, 16), [1, 1], [0, 0], [0, 0], [3, 3], True, "floor", [2, 1], (1,))]
+    for t in (Type.f32, Type.f64, Type.f16):
+        for label, shape, strides, pb, pe, kernel, exclude, rounding, dil, threads in specs:
+            if (dil and route.since < 16) or (t != Type.f32 and shape[1] >= 128):
+                continue
+            x = (rng.standard_normal(shape) * 10.0 ** rng.integers(-20, 20, shape)).astype(t.to_dtype()) \
+                if t != Type.f16 else sprinkled(rng, shape, np.float16)
+            if t != Type.f16:
+                x.reshape(-1)[rng.choice(x.size, 26, replace=False)] = np.tile(hard_values(t.to_dtype())[:13], 2)
+                x[(0, 0, slice(0, 3), slice(0, 3))[:x.ndim]] = -0.0  # a window of -0 (the formula's sum is +0)
+            node = pool(shape, t, strides, pb, pe, kernel, exclude, rounding, dil)
+            yield Case(f"AvgPool-{route.since} {t} {label}", node, [x], threads=threads)
+
+
 CASES: dict[str, Callable[[Route], Iterator[Case]]] = {
     "unary-blocks": unary_blocks_cases, "gelu-erf-f32": gelu_cases, "softmax-f32": softmax_cases,
     "mvn-f32-rows": mvn_cases, "matmul-few-rows": matmul_cases, "conv-lowering": conv_cases,
-    "maxpool-separable": maxpool_cases, "writer": writer_cases,
+    "maxpool-separable": maxpool_cases, "writer": writer_cases, "batchnorm-blocks": batchnorm_cases,
+    "swish-blocks": swish_cases, "avgpool-separable": avgpool_cases,
 }
 
 
@@ -753,6 +845,108 @@ def test_a_writer_one_ulp_off_is_reported() -> None:
 
     found = route_violations(replace(route, writer=off), cases)  # (a Route is frozen: a changed copy)
     assert found and "bit for bit" in found[0], found
+
+
+def test_a_batchnorm_route_computing_in_float32_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The affine step in float32 (``x * scale + shift``): close, not the formula's bits."""
+    from reference_plugin.fast import batch_norm
+
+    route = _route("BatchNormInference", 5, "batchnorm-blocks")
+    cases = [c for c in cases_for(route) if "(1, 64, 56, 56)" in c.label or "[1, 64, 56, 56]" in c.label]
+    assert cases and not route_violations(route, cases)
+
+    def in_float32(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, mean: np.ndarray, variance: np.ndarray,
+                   eps: float, affine: Any = None) -> np.ndarray:
+        scale = (gamma / np.sqrt(variance + np.float32(eps))).astype(x.dtype)
+        shape = (1, -1) + (1,) * (x.ndim - 2)
+        return x * scale.reshape(shape) + (beta - mean * scale).reshape(shape)
+
+    monkeypatch.setattr(batch_norm, "batch_norm_blocks", in_float32)
+    found = route_violations(route, cases)
+    assert found and "bit for bit" in found[0], found
+
+
+def test_the_batchnorm_route_recomputes_its_channel_values_when_they_may_have_changed() -> None:
+    """The route keeps the last per-channel values only for the same read-only arrays: new
+    arrays, a writable array changed in place, or another batch size give the formula's result."""
+    route = _route("BatchNormInference", 5, "batchnorm-blocks")
+    rng = np.random.default_rng(43)
+    x = rng.standard_normal((1, 16, 32, 32)).astype(np.float32)
+    params = [rng.uniform(0.5, 1.5, 16).astype(np.float32) for _ in range(4)]
+    node = ops.batch_norm_inference(_param(x.shape, Type.f32), *(_param([16], Type.f32, f"p{i}") for i in range(4)),
+                                    1e-5)
+    routed, formula = build_kernel(fast.route_class(route), node), build_kernel(route.formula, node)
+
+    def same(inputs: list[np.ndarray]) -> bool:
+        return bool(np.array_equal(routed.run(inputs)[0].view(np.uint32), formula.run(inputs)[0].view(np.uint32)))
+
+    frozen = [p.copy() for p in params]
+    for p in frozen:
+        p.flags.writeable = False
+    assert same([x, *frozen]) and same([x, *frozen])  # the second run reuses the values
+    writable = [p.copy() for p in params]
+    assert same([x, *writable])
+    writable[0] *= 2  # changed in place: recomputed
+    assert same([x, *writable])
+    assert same([x, *(p * 3 for p in frozen)])  # other arrays
+    x2 = np.concatenate([x, x * 2])
+    assert same([x2, *frozen])  # another batch size
+
+
+def test_a_swish_route_wrong_on_its_last_block_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    from reference_plugin.fast import swish
+
+    route = _route("Swish", 4, "swish-blocks")
+    cases = [c for c in cases_for(route) if c.inputs[0].dtype == np.float32 and c.inputs[0].size > swish.BLOCK]
+    assert cases and not route_violations(route, cases)
+    right = swish.swish_blocks
+
+    def last_block_off(x: np.ndarray, beta: float) -> np.ndarray:
+        y = right(x, beta)
+        _nudge(y.reshape(-1), 1, slice(-(x.size % swish.BLOCK or swish.BLOCK), None))
+        return y
+
+    monkeypatch.setattr(swish, "swish_blocks", last_block_off)
+    found = route_violations(route, cases)
+    assert found and "bit for bit" in found[0], found
+
+
+def test_an_avgpool_route_adding_its_window_in_another_order_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each window row added right to left: the same float64 terms, other roundings (seen on f64
+    data; on f32 data the final rounding to float32 hides nearly every such difference)."""
+    from reference_plugin.fast import pooling
+
+    route = _route("AvgPool", 16, "avgpool-separable")
+    cases = [c for c in cases_for(route) if c.inputs[0].dtype == np.float64 and "formula" not in c.label]
+    assert cases and not route_violations(route, cases)
+
+    def columns_first(padded: np.ndarray, kw: int, sw: int, dw: int, ow: int) -> np.ndarray:
+        acc = padded[..., (kw - 1) * dw:(kw - 1) * dw + (ow - 1) * sw + 1:sw].copy()
+        for j in reversed(range(kw - 1)):
+            acc += padded[..., j * dw:j * dw + (ow - 1) * sw + 1:sw]
+        return acc
+
+    monkeypatch.setattr(pooling, "window_row_sums", columns_first)
+    found = route_violations(route, cases)
+    assert found and "bit for bit" in found[0], found
+
+
+def test_a_depthwise_path_dropping_its_last_channel_block_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    from reference_plugin.fast import convolution
+
+    route = _route("GroupConvolution", 1, "conv-lowering")
+    cases = [c for c in cases_for(route) if "depthwise 96ch 56x56" in c.label]
+    assert cases and not route_violations(route, cases)
+    right = convolution._conv_depthwise
+
+    def last_channel_zero(*args: Any) -> np.ndarray:
+        out = right(*args)
+        out[:, -1] = 0
+        return out
+
+    monkeypatch.setattr(convolution, "_conv_depthwise", last_channel_zero)
+    found = route_violations(route, cases)
+    assert found and "outside the bound" in found[0], found
 
 
 def test_a_removed_or_unpinned_route_is_reported() -> None:

@@ -1,0 +1,108 @@
+"""batchnorm-blocks: BatchNormInference of f32/f64 data in float64 blocks that stay in cache.
+
+The formula (:mod:`reference_plugin.ops.op_batch_norm_inference`) converts the whole tensor to
+float64 and computes ``(x - mean) * scale + beta`` (``scale = gamma / sqrt(variance + eps)``)
+with a new whole-tensor float64 temporary per operation, then rounds to the output type once:
+five passes through memory over arrays twice the data's size. This route does the same
+float64 operations, in the same order, on blocks of channel rows (:func:`.rows.map_row_blocks`,
+on the run's intra-op threads when large): each block is copied into a reused float64 work
+array, centred, scaled and shifted in place, and rounded into the output once.
+
+Bound: bit for bit (the same IEEE float64 operations on the same values, each element on its
+own; numpy's ufuncs do not contract them). Applies to data of f32 or f64 with rank 2 or more
+and :data:`MIN_ELEMENTS` elements or more, output of the same type, and per-channel inputs of
+the data's channel count; everything else
+(f16/bf16, a malformed input: the formula's error) keeps the formula.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from reference_plugin.fast import EXACT, kernel_route
+from reference_plugin.fast.rows import map_row_blocks, row_buffer, work_rows
+from reference_plugin.ops.op_batch_norm_inference import BatchNormInference1, BatchNormInference5
+
+__all__ = ["BatchNormBlocks", "batch_norm_blocks"]
+
+_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+#: Smaller tensors keep the formula (its few whole-tensor passes stay in cache and cost less
+#: than the blocks' calls).
+MIN_ELEMENTS = 1 << 13
+
+
+Affine = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def affine_rows(gamma: np.ndarray, beta: np.ndarray, mean: np.ndarray, variance: np.ndarray, eps: float,
+                n: int) -> Affine:
+    """``(mean, scale, beta)`` as float64 columns, one value per row of the ``(N*C, inner)``
+    view of the data (``N`` copies of the channel values); ``scale`` as the formula computes it."""
+    f64 = np.float64
+    scale = np.asarray(gamma, f64) / np.sqrt(np.asarray(variance, f64) + eps)
+    m, s, b = (np.tile(np.asarray(v, f64), n)[:, None] for v in (mean, scale, beta))
+    return m, s, b
+
+
+def batch_norm_blocks(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, mean: np.ndarray,
+                      variance: np.ndarray, eps: float, affine: Affine | None = None) -> np.ndarray:
+    """The formula's BatchNormInference of ``x`` ``(N, C, ...)`` (float32 or float64) over its
+    channels, rounded to ``x``'s dtype; the per-channel inputs have shape ``(C,)``. ``affine``:
+    their :func:`affine_rows` when the caller has them already."""
+    n, c = x.shape[:2]
+    inner = math.prod(x.shape[2:])
+    m, s, b = affine if affine is not None else affine_rows(gamma, beta, mean, variance, eps, n)
+    rows = np.ascontiguousarray(x).reshape(n * c, inner)
+    out = np.empty((n * c, inner), x.dtype)
+
+    def block(start: int, stop: int) -> None:
+        work = work_rows(stop - start, inner)
+        np.copyto(work, rows[start:stop])
+        with row_buffer(inner):
+            np.subtract(work, m[start:stop], out=work)
+            np.multiply(work, s[start:stop], out=work)
+            np.add(work, b[start:stop], out=work)
+        np.copyto(out[start:stop], work, casting="same_kind")
+
+    if out.size:
+        map_row_blocks(block, n * c, inner)
+    return out.reshape(x.shape)
+
+
+def _frozen(a: object) -> bool:
+    """Whether no array in ``a``'s chain of bases is writeable (its values cannot change)."""
+    while isinstance(a, np.ndarray):
+        if a.flags.writeable:
+            return False
+        a = a.base
+    return True
+
+
+@kernel_route("batchnorm-blocks", (BatchNormInference1, BatchNormInference5), EXACT,
+              "f32/f64 data of rank 2 or more with output of its own type")
+class BatchNormBlocks(BatchNormInference1):
+    """BatchNormInference taking :func:`batch_norm_blocks` where it applies. The per-channel
+    values of the last run are kept with the arrays they came from when those are read-only down
+    to their base: a program passes its constants' same arrays every run, so they are computed once."""
+
+    _last: tuple[tuple[np.ndarray, ...], int, Affine] | None = None
+
+    def _run(self, *arrays: np.ndarray) -> tuple[np.ndarray, ...]:
+        v = dict(zip(self.order, arrays, strict=True))
+        x = v["data"]
+        if not (x.dtype in _FLOATS and x.ndim >= 2 and x.size >= MIN_ELEMENTS
+                and self.out_types[0].to_dtype() == x.dtype
+                and all(a.dtype == x.dtype for a in arrays) and all(d == x.dtype for d in self.in_dtypes)
+                and all(v[k].shape == (x.shape[1],) for k in ("gamma", "beta", "mean", "variance"))):
+            return super()._run(*arrays)
+        params = (v["gamma"], v["beta"], v["mean"], v["variance"])
+        last = self._last
+        if (last is not None and last[1] == x.shape[0] and all(a is b for a, b in zip(last[0], params, strict=True))
+                and all(map(_frozen, params))):
+            affine = last[2]
+        else:
+            affine = affine_rows(*params, self.eps, x.shape[0])
+            self._last = (params, x.shape[0], affine)
+        return (batch_norm_blocks(x, *params, self.eps, affine),)
