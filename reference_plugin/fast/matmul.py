@@ -40,7 +40,7 @@ class MatMulFewRows(MatMul):
         #: Bᵀ of a constant 2D float B (after transpose_b), C-contiguous.
         self.b_t: np.ndarray | None = None
         if b is not None and b.ndim == 2 and self.t.is_real():
-            y = to_compute(b, self.t).astype(self.acc)
+            y = to_compute(b, self.t).astype(self.acc, copy=False)  # f32 weights: a view, not a copy
             self.b_t = np.ascontiguousarray(y if self.transpose_b else y.T)
 
     def _run(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, ...]:

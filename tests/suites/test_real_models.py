@@ -231,17 +231,16 @@ def test_openvino_reads_the_compressed_decoder(tmp_path: Path) -> None:
 
 
 def test_the_big_decoders_get_a_longer_time_limit() -> None:
-    """The 1.1B decoders run 2 x 17 inferences: the model suite gives them their ``time_factor``
+    """The 1.1B decoder runs 2 x 17 inferences: the model suite gives them their ``time_factor``
     times the per-test limit, the other architectures the limit itself."""
     from types import SimpleNamespace
 
     from ovconform.suites import test_real_models as suite
 
     config: Any = SimpleNamespace(option=SimpleNamespace(timeout=None), getoption=lambda name, default=None: 300.0)
-    big = suite._with_time_limit(config, models.get("llama_decoder_1b_u4"))
-    assert big.values == ("llama_decoder_1b_u4",) and [m.args for m in big.marks] == [(2400.0,)]
+    big = suite._with_time_limit(config, models.get("llama_decoder_1b"))
+    assert big.values == ("llama_decoder_1b",) and [m.args for m in big.marks] == [(2400.0,)]
     assert suite._with_time_limit(config, models.get("resnet50")) == "resnet50"
     off: Any = SimpleNamespace(option=SimpleNamespace(timeout=None), getoption=lambda name, default=None: 0.0)
     assert suite._with_time_limit(off, models.get("llama_decoder_1b")) == "llama_decoder_1b"
-    assert {a.name for a in models.architectures("full") if a.time_factor > 1} == {
-        "llama_decoder_1b", "llama_decoder_1b_u4", "llama_decoder_1b_i4"}
+    assert {a.name for a in models.architectures("full") if a.time_factor > 1} == {"llama_decoder_1b"}
