@@ -18,6 +18,13 @@ runs Inference only at standard depth, all four at exhaustive):
 * **ImportExport** — (devices with EXPORT_IMPORT) export → import → the same outputs as before export.
 
 A dynamic-mode case compiles once and infers its min, mid and max shapes on the same request.
+
+The tests of one case run one after another (``op_case`` is parametrised at module scope) and share,
+within a worker, one ``query_model`` answer and one *first run* (:mod:`ovconform.suites._reuse`):
+compile_model, export_model before any inference (devices with EXPORT_IMPORT), one request inferring
+every step (the compiled model itself is dropped after that). Implemented makes that first run
+afresh; Inference compares its outputs; ImportExport imports its blob and compares with its
+outputs — what each did before on its own compiled model.
 Expected values come from the REFERENCE formulas, once per case and execution precision
 (:func:`~ovconform.suites._op_runner.expected_values`); the tolerances follow the device's declared
 ``INFERENCE_PRECISION_HINT`` and, for sums of products, the terms' magnitudes
@@ -34,7 +41,7 @@ is recorded). A claimed op that fails to compile or infer or computes wrong numb
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,6 +55,7 @@ from ovconform.opcases import OpCase, all_case_keys
 from ovconform.opcases.depth import Depth
 from ovconform.suites import _op_runner as R
 from ovconform.suites import _repro
+from ovconform.suites._reuse import CaseMemo, FirstRun, Kept, memo_key
 from ovconform.tolerances import execution_type
 
 pytestmark = pytest.mark.entity("op")
@@ -93,7 +101,9 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
             depth = Depth.QUICK  # the generated cases only
         ids = [CaseId(op, v, label, n, i) for op, v in all_case_keys()
                for i, label in enumerate(R.case_labels(op, v, n, depth))]
-        metafunc.parametrize("op_case", ids, ids=[c.key for c in ids])
+        # module scope: pytest (and xdist's chunks) run the tests of one case one after another,
+        # so they share its query answer and first run (suites/_reuse.py)
+        metafunc.parametrize("op_case", ids, ids=[c.key for c in ids], scope="module")
 
 
 def _steps(case: OpCase) -> list[dict[str, np.ndarray]]:
@@ -112,6 +122,50 @@ def op_expected_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+@pytest.fixture(scope="module")
+def op_memo() -> Iterator[CaseMemo]:
+    """The query answers and first runs the tests of one case share in this worker (for this module)."""
+    memo = CaseMemo()
+    yield memo
+    memo.clear()
+
+
+@dataclass(frozen=True)
+class Shared:
+    """What one test needs to reach its case's shared answers."""
+
+    memo: CaseMemo
+    core: Any
+    device: str
+    key: tuple[str, str, str]
+    export: bool  # the device declares EXPORT_IMPORT: the first run exports before it infers
+
+    def answer(self, case: OpCase) -> dict[str, str]:
+        return dict(self.memo.query(self.key, lambda: R.declared_nodes(self.core, self.device, case.model)))
+
+    def first_run(self, case: OpCase, *, fresh: bool = False) -> FirstRun:
+        return self.memo.first_run(self.key, lambda: _first_run(self, case), fresh=fresh)
+
+
+def _first_run(shared: Shared, case: OpCase) -> FirstRun:
+    """Compile the case, export the compiled model before it runs (when the device exports), infer
+    each step on a new request: what Inference and ImportExport used to do each on their own."""
+    compiled = Kept.of(lambda: shared.core.compile_model(case.model, shared.device))
+    if compiled.error is not None:
+        return FirstRun(compiled, None, None, compiled)
+    model = compiled.value
+    blob = Kept.of(model.export_model) if shared.export else None
+    outputs = Kept.of(lambda: R.run_on_device(shared.core, shared.device, case.model, _steps(case), model))
+    return FirstRun(Kept(None), R.execution_precision(model), blob, outputs)  # the compiled model goes here
+
+
+@pytest.fixture
+def shared(op_memo: CaseMemo, ov_core: Any, ov_device_name: str, op_case: CaseId,
+           ov_capabilities: set[str]) -> Shared:
+    return Shared(op_memo, ov_core, ov_device_name, memo_key(ov_device_name, f"{op_case.key}/n{op_case.n}"),
+                  str(P.Capability.EXPORT_IMPORT) in ov_capabilities)
+
+
 @pytest.fixture
 def facts(record_ov_fact: Callable[[str, Any], None], op_case: CaseId,
           request: pytest.FixtureRequest) -> Callable[[str, Any], None]:
@@ -127,9 +181,10 @@ def facts(record_ov_fact: Callable[[str, Any], None], op_case: CaseId,
     return record_ov_fact
 
 
-def _declared(core: Any, device: str, case: OpCase, facts: Callable[[str, Any], None]) -> bool:
+def _declared(shared: Shared, case: OpCase, facts: Callable[[str, Any], None]) -> bool:
+    device = shared.device
     try:
-        answer = R.declared_nodes(core, device, case.model)
+        answer = shared.answer(case)
     except Exception as e:  # noqa: BLE001 - query_model must not raise on a valid model
         pytest.fail(f"{device}: query_model raised {type(e).__name__}: {e}")
     nodes = R.ops_under_test(case.model, case.op_type)
@@ -151,10 +206,10 @@ def _works_anyway(core: Any, device: str, op_case: CaseId, case: OpCase, facts: 
     return ok
 
 
-def _require_declared(core: Any, device: str, op_case: CaseId, case: OpCase, facts: Callable[[str, Any], None],
+def _require_declared(shared: Shared, op_case: CaseId, case: OpCase, facts: Callable[[str, Any], None],
                       cache: Path) -> None:
-    if not _declared(core, device, case, facts):
-        ok = _works_anyway(core, device, op_case, case, facts, cache)
+    if not _declared(shared, case, facts):
+        ok = _works_anyway(shared.core, shared.device, op_case, case, facts, cache)
         pytest.skip(f"{case.op_type}-{case.version}: {NOT_DECLARED}" + (" (it works anyway)" if ok else ""))
 
 
@@ -183,8 +238,12 @@ def _attempt(case: OpCase, what: str, fn: Callable[[], Any]) -> Any:
     pytest.fail(f"{DECLARED_FAILED} {case.op_type}-{case.version}: {what} raised {error}")
 
 
-def _compile(core: Any, device: str, case: OpCase) -> Any:
-    return _attempt(case, "compile_model", lambda: core.compile_model(case.model, device))
+def _compiled(case: OpCase, run: FirstRun) -> Any:
+    return _attempt(case, "compile_model", run.compiled.get)
+
+
+def _outputs(case: OpCase, run: FirstRun) -> list[list[np.ndarray]]:
+    return _attempt(case, "infer", run.outputs.get)
 
 
 def _infer(core: Any, device: str, case: OpCase, compiled: Any) -> list[list[np.ndarray]]:
@@ -216,57 +275,67 @@ def _check_numbers(request: pytest.FixtureRequest, spec: str, device: str, op_ca
 
 
 # -- the four sub-entities ------------------------------------------------------------------------
+# One query_model answer and one first run per case and worker (suites/_reuse.py): Implemented makes
+# the first run afresh (it tests that the case compiles and runs); Inference compares that run's
+# outputs; ImportExport imports the blob exported before that run and compares with its outputs.
 
-def test_op_implemented(ov_core: Any, ov_device_name: str, op_case: CaseId, facts: Callable[[str, Any], None],
+def test_op_implemented(shared: Shared, op_case: CaseId, facts: Callable[[str, Any], None],
                         op_expected_cache: Path) -> None:
     """Implemented: query_model declares the op, and the case compiles and infers once (numbers
     are Inference's business). An undeclared op fails: not implemented."""
     case = op_case.case()
-    if not _declared(ov_core, ov_device_name, case, facts):
-        ok = _works_anyway(ov_core, ov_device_name, op_case, case, facts, op_expected_cache)
-        pytest.fail(f"{NOT_IMPLEMENTED} {ov_device_name}'s query_model does not declare {case.op_type}-{case.version}"
+    device = shared.device
+    if not _declared(shared, case, facts):
+        ok = _works_anyway(shared.core, device, op_case, case, facts, op_expected_cache)
+        pytest.fail(f"{NOT_IMPLEMENTED} {device}'s query_model does not declare {case.op_type}-{case.version}"
                     + (" (though it compiles and computes it right)" if ok else ""))
-    _infer(ov_core, ov_device_name, case, _compile(ov_core, ov_device_name, case))
+    run = shared.first_run(case, fresh=True)
+    _compiled(case, run)
+    _outputs(case, run)
 
 
-def test_op_query_model(ov_core: Any, ov_device_name: str, op_case: CaseId,
-                        facts: Callable[[str, Any], None]) -> None:
+def test_op_query_model(shared: Shared, op_case: CaseId, facts: Callable[[str, Any], None]) -> None:
     """QueryModel: query_model claims the op under test, naming this device."""
     case = op_case.case()
-    if not _declared(ov_core, ov_device_name, case, facts):
+    device = shared.device
+    if not _declared(shared, case, facts):
         pytest.skip(f"{case.op_type}-{case.version}: {NOT_DECLARED}")
-    answer = R.declared_nodes(ov_core, ov_device_name, case.model)
-    wrong = {k: v for k, v in answer.items() if not str(v).split(".")[0] == ov_device_name}
-    assert not wrong, f"query_model names other devices than {ov_device_name!r}: {wrong}"
+    answer = shared.answer(case)
+    wrong = {k: v for k, v in answer.items() if not str(v).split(".")[0] == device}
+    assert not wrong, f"query_model names other devices than {device!r}: {wrong}"
     known = {n.friendly_name for n in case.model.get_ordered_ops()}
     extra = sorted(set(answer) - known)
     assert not extra, f"query_model names ops that are not in the model: {extra}"
 
 
-def test_op_inference(request: pytest.FixtureRequest, ov_core: Any, ov_device_name: str, ov_plugin_spec: str,
+def test_op_inference(request: pytest.FixtureRequest, shared: Shared, ov_plugin_spec: str,
                       op_case: CaseId, facts: Callable[[str, Any], None], op_expected_cache: Path) -> None:
     """Inference: the device's outputs match REFERENCE within the op's tolerance (every shape of a
     dynamic-mode case, on one compiled model and request)."""
     case = op_case.case()
-    _require_declared(ov_core, ov_device_name, op_case, case, facts, op_expected_cache)
-    compiled = _compile(ov_core, ov_device_name, case)
-    got = _infer(ov_core, ov_device_name, case, compiled)
-    _check_numbers(request, ov_plugin_spec, ov_device_name, op_case, case, got, R.execution_precision(compiled),
-                   facts, "inference", op_expected_cache)
+    _require_declared(shared, op_case, case, facts, op_expected_cache)
+    run = shared.first_run(case)
+    _compiled(case, run)
+    got = _outputs(case, run)
+    _check_numbers(request, ov_plugin_spec, shared.device, op_case, case, got, run.precision, facts, "inference",
+                   op_expected_cache)
 
 
 @pytest.mark.capability(P.Capability.EXPORT_IMPORT)
-def test_op_import_export(ov_core: Any, ov_device_name: str, op_case: CaseId,
-                          facts: Callable[[str, Any], None], op_expected_cache: Path) -> None:
+def test_op_import_export(shared: Shared, op_case: CaseId, facts: Callable[[str, Any], None],
+                          op_expected_cache: Path) -> None:
     """ImportExport: export → import gives a compiled model with the same outputs as the exported
     one (bit for bit; whether those numbers are right is Inference's business)."""
     case = op_case.case()
-    _require_declared(ov_core, ov_device_name, op_case, case, facts, op_expected_cache)
-    compiled = _compile(ov_core, ov_device_name, case)
-    blob = _attempt(case, "export_model", compiled.export_model)
-    imported = _attempt(case, "import_model", lambda: ov_core.import_model(blob, ov_device_name))
-    before = _infer(ov_core, ov_device_name, case, compiled)
-    after = _infer(ov_core, ov_device_name, case, imported)
+    core, device = shared.core, shared.device
+    _require_declared(shared, op_case, case, facts, op_expected_cache)
+    run = shared.first_run(case)
+    _compiled(case, run)
+    exported = run.blob if run.blob is not None else Kept(None, RuntimeError("the first run did not export"))
+    blob = _attempt(case, "export_model", exported.get)
+    imported = _attempt(case, "import_model", lambda: core.import_model(blob, device))
+    before = _outputs(case, run)
+    after = _infer(core, device, case, imported)
     for s, (b_step, a_step) in enumerate(zip(before, after, strict=True)):
         for i, (b, a) in enumerate(zip(b_step, a_step, strict=True)):
             same = b.shape == a.shape and b.dtype == a.dtype and np.array_equal(a, b, equal_nan=b.dtype.kind in "fc")

@@ -7,7 +7,10 @@ adapter keeps the meaningful last lines and raises the documented ovconform erro
 
 from __future__ import annotations
 
+import hashlib
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from enum import Enum
 from typing import Any
@@ -120,15 +123,53 @@ def from_ov_tensor(tensor: ov.Tensor, element_type: Type) -> np.ndarray:
 
 
 # -- models ---------------------------------------------------------------------------------------
+#: OpenVINO's reading of the last few IRs, by the SHA-256 of their XML and weights: the suites
+#: hand one model to query_model and compile_model in turn, and parsing the XML costs ~100x a
+#: clone. Every caller gets its own clone (made under the lock), never the kept model. Only small
+#: IRs are kept (op cases, test graphs): a real model's weights are not held twice.
+_READ: OrderedDict[bytes, ov.Model] = OrderedDict()
+_READ_LOCK = threading.Lock()
+READ_CACHE_SIZE = 8
+READ_CACHE_MAX_BYTES = 4 << 20
+
+
+def ir_digest(xml: bytes, weights: bytes) -> bytes:
+    """The key of one IR: SHA-256 over the XML's length, the XML and the weights."""
+    h = hashlib.sha256(len(xml).to_bytes(8, "little"))
+    h.update(xml)
+    h.update(weights)
+    return h.digest()
+
+
 def to_ov_model(core: ov.Core, model: Model) -> ov.Model:
-    """Read ``model`` into OpenVINO through IR v11 (``ovconform.serialize``)."""
+    """Read ``model`` into OpenVINO through IR v11 (``ovconform.serialize``): a clone of OpenVINO's
+    model of the same IR when one was read lately, else ``core.read_model``."""
     import ovconform
 
     xml, weights = ovconform.serialize(model)
-    blob = ov.Tensor(np.frombuffer(weights, dtype=np.uint8).copy()) if weights else ov.Tensor(ov.Type.u8, [0])
-    ov_model = core.read_model(xml.decode("utf-8"), blob)
+    if len(xml) + len(weights) > READ_CACHE_MAX_BYTES:
+        ov_model = core.read_model(xml.decode("utf-8"), _weights_tensor(weights))
+        set_ov_layouts(ov_model, model)
+        return ov_model
+    key = ir_digest(xml, weights)
+    with _READ_LOCK:
+        kept = _READ.get(key)
+        if kept is not None:
+            _READ.move_to_end(key)
+    if kept is None:
+        kept = core.read_model(xml.decode("utf-8"), _weights_tensor(weights))
+        with _READ_LOCK:
+            _READ[key] = kept
+            while len(_READ) > READ_CACHE_SIZE:
+                _READ.popitem(last=False)
+    with _READ_LOCK:
+        ov_model = kept.clone()
     set_ov_layouts(ov_model, model)
     return ov_model
+
+
+def _weights_tensor(weights: bytes) -> ov.Tensor:
+    return ov.Tensor(np.frombuffer(weights, dtype=np.uint8).copy()) if weights else ov.Tensor(ov.Type.u8, [0])
 
 
 def set_ov_layouts(ov_model: ov.Model, model: Model) -> None:
