@@ -76,6 +76,13 @@ def repro_dir(config: Any, device: str, test_id: str) -> Path:
     return Path(config.getoption("ovconform_report_dir")).resolve() / device / "repro" / safe
 
 
+
+def _plain(value: Any) -> np.ndarray:
+    """``value`` as an array .npz holds without pickling: a string tensor (an object array of str or
+    bytes) becomes numpy's fixed-width ``U``/``S`` array of the same strings."""
+    arr = np.asarray(value)
+    return np.array(arr.tolist()).reshape(arr.shape) if arr.dtype.hasobject else arr
+
 def write_repro(folder: Path, *, test_id: str, spec: str, device: str, model: Model,
                 steps: list[dict[str, np.ndarray]], expected: list[list[np.ndarray]],
                 tolerances: list[Tolerance]) -> Path:
@@ -85,9 +92,9 @@ def write_repro(folder: Path, *, test_id: str, spec: str, device: str, model: Mo
     params = [p.friendly_name for p in model.get_parameters()]
     # plain arrays only: repro.py loads them with allow_pickle=False
     np.savez(folder / "inputs.npz", allow_pickle=False,
-             **{f"s{s}__{n}": np.asarray(step[n]) for s, step in enumerate(steps) for n in params})
+             **{f"s{s}__{n}": _plain(step[n]) for s, step in enumerate(steps) for n in params})
     np.savez(folder / "expected.npz", allow_pickle=False,
-             **{f"s{s}__o{i}": np.asarray(v) for s, outs in enumerate(expected) for i, v in enumerate(outs)})
+             **{f"s{s}__o{i}": _plain(v) for s, outs in enumerate(expected) for i, v in enumerate(outs)})
     meta = {"test_id": test_id, "spec": spec, "device": device, "steps": len(steps), "parameters": params,
             "tolerances": [t.to_dict() for t in tolerances],
             "element_types": [r.get_input_element_type(0).name for r in model.get_results()]}

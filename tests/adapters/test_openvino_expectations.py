@@ -81,9 +81,26 @@ def wider_than_one_case(expectations: Expectations) -> list[str]:
 
 
 def test_every_entry_marks_a_collected_test(collected: list[str]) -> None:
+    """Entries conditioned on ``[ovconform-depth is exhaustive]`` name stimulus cases only that depth
+    runs: each must name one that exists there and not at the default depth (collected here)."""
+    import re
+
+    from ovconform.host.expectations import DEPTH_CLAUSE
+    from ovconform.opcases.depth import Depth
+    from ovconform.opcases.stimulus import stimuli
+
     entries = load_file(EXPECTATIONS)
     assert entries and all(e.reason for e in entries)
-    assert marking_nothing(marked(entries, collected)) == []
+    deep = [e for e in entries if any(c.name == DEPTH_CLAUSE for c in e.when)]
+    assert marking_nothing(marked([e for e in entries if e not in deep], collected)) == []
+    wrong = []
+    for e in deep:
+        m = re.fullmatch(r"\*::test_op_\w+\?([A-Za-z0-9]+)-(\d+)-(.+)-\*", e.pattern)
+        exhaustive, standard = (({s.label for s in stimuli(m.group(1), int(m.group(2)), d)}
+                                  for d in (Depth.EXHAUSTIVE, Depth.STANDARD)) if m else (set(), set()))
+        if m is None or m.group(3) not in exhaustive or m.group(3) in standard:
+            wrong.append(f"{e.source}: {e.pattern}")
+    assert deep and wrong == []
 
 
 def test_op_entries_mark_one_case_each(collected: list[str]) -> None:

@@ -14,11 +14,11 @@ from types import ModuleType
 
 import numpy as np
 import pytest
+from _paths import REPO
 
 from ovconform import Model, models
 from ovconform import opset as ops
 from ovconform.ir import Type
-from tests._paths import REPO
 
 SCRIPT = REPO / "benchmarks" / "architectures.py"
 

@@ -79,6 +79,11 @@ def test_the_limit_covers_setup_and_catch_alls_and_honours_the_timeout_marker(tm
                    cwd=tmp_path, env=subprocess_env(PLUGINS), capture_output=True, text=True, timeout=300, check=False)
     records = _records(tmp_path / "out" / "TDEV" / "conformance.json")
     got = {n.split("::")[1]: (r["status"], r["phase"], r["scope"]) for n, r in records.items()}
+    # the limit covers setup, call and teardown together: on a loaded machine (CI, -n 2 inside -n 2) the
+    # catch-all test's second of budget can run out as its call ends, so its record may say teardown
+    broad = "test_hangs_in_a_broad_except[TDEV]"
+    if got.get(broad) == ("hanged", "teardown", "optional"):
+        got[broad] = ("hanged", "call", "optional")
     assert got == {"test_sleeps_in_setup[TDEV]": ("hanged", "setup", "mandatory"),
                    "test_hangs_in_a_broad_except[TDEV]": ("hanged", "call", "optional"),
                    "test_own_marker_gives_more_time[TDEV]": ("passed", "call", "optional"),

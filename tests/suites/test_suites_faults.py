@@ -12,7 +12,7 @@ timeout: the segfault becomes a ``crashed`` record (xdist replaces the worker), 
 
 Selection, to keep the runs short: the three slow modules (lifetime subprocesses, the wait and
 cancellation tests with their slow model) run only for REFERENCE, for the faults they concern,
-and for the :data:`FULL_SUITE` faults; those three faults run the *whole* suite, which shows that
+and for the :data:`FULL_SUITE` fault; that fault runs the *whole* suite, which shows that
 "nothing else fails" over every test (their node ids must equal REFERENCE's). The faults in
 :data:`SCOPES` run only the tests named there (a kernel fault: its op's conformance cases).
 For the numeric kernel fault (:data:`COMPUTED`) the expected failures are computed, not listed:
@@ -43,7 +43,9 @@ from reference_plugin.plugin import ReferencePlugin
 PLUGINS = Path(faulty_devices.__file__).resolve().parent
 
 FAIL = ("failed", "error", "crashed", "hanged")
-FULL_SUITE = ("CallbackCalledTwice", "SetTensorCopies", "ImportIgnoresBlob")
+#: One fault runs the whole suite (three did; two were dropped for CI time, issue #20's stimulus grew it):
+#: CallbackCalledTwice and SetTensorCopies still run every module but the three slow ones.
+FULL_SUITE = ("ImportIgnoresBlob",)
 LIFETIME = "test_plugin_lifetime"
 SLOW = ("test_infer_request_wait", "test_infer_request_cancellation")
 NEEDS_SLOW = ("CallbackNeverCalled", "WaitForZeroBlocks", "WaitForWrongBool", "BusyNotRaised", "CancelIgnored",
