@@ -6,39 +6,22 @@ the device's own kernel, never in REFERENCE's (the oracle runs in the same proce
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from ovconform import properties as P
-from ovconform.ir import Model
 from reference_plugin.compiled_model import ReferenceCompiledModel
 from reference_plugin.ops.op_nv12_to_bgr import NV12toBGR
 from reference_plugin.ops.op_nv12_to_rgb import NV12toRGB
 from reference_plugin.ops.op_roi_align import ROIAlign
-from reference_plugin.plugin import ReferencePlugin
+
+try:  # REFERENCE that swaps kernels after compiling or importing: tests/plugins on the path (a --plugin run) ...
+    from stimulus_faults import _Patching
+except ImportError:  # ... or tests/ (the tests that read this module)
+    from plugins.stimulus_faults import _Patching
 
 #: ROIs one tile of the faulty ROIAlign holds.
 ROI_TILE = 64
 #: Chroma columns one vector of the faulty NV12 converter holds.
 CHROMA_VECTOR = 8
-
-
-class _Patching(ReferencePlugin):
-    """REFERENCE whose compiled program swaps kernels (``_patch``), after compiling or importing."""
-
-    def _patch(self, compiled: ReferenceCompiledModel) -> None:
-        del compiled
-
-    def _compile_model(self, model: Model, config: P.PropertyStore, context: Any) -> Any:
-        compiled = super()._compile_model(model, config, context)
-        self._patch(compiled)
-        return compiled
-
-    def _import_model(self, blob: bytes, config: P.PropertyStore, context: Any) -> Any:
-        compiled = super()._import_model(blob, config, context)
-        self._patch(compiled)
-        return compiled
 
 
 class _StaleRoiTiles(ROIAlign):
