@@ -21,6 +21,7 @@ no journal, and the journals and reports of earlier runs stay as they are.
 
 from __future__ import annotations
 
+import gc
 import os
 import platform
 import sys
@@ -110,6 +111,10 @@ class ConformanceReport:
         self._collected = []
         if self.journal is not None:
             self.journal.write("collection", **self.collection.to_entry())
+        # The collected tests, their cases and models live to the end of the run: out of the cyclic
+        # collector's view, so a suite's gc.collect() (lifetime checks) does not walk them every time.
+        gc.collect()
+        gc.freeze()
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
