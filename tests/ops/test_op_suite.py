@@ -2,8 +2,8 @@
 
 One pytest run (``-n 2``, from a temporary folder, the installed suites, 3 cases per op) tests
 REFERENCE and the devices of ``tests/plugins/op_faulty_devices.py`` together, with
-``tests/plugins/op_hooks.py`` contributing a model; a second, serial run of REFERENCE must give
-the same records. Then:
+``tests/plugins/op_hooks.py`` contributing a model. (That a serial run gives the same records as
+``-n 2`` is checked over every suite in tests/suites/test_suites_reference.py.) Then:
 
 * REFERENCE passes every op and model test;
 * Softmax on the wrong axis fails only Softmax Inference cases and the models with a Softmax,
@@ -44,9 +44,9 @@ SOFTMAX_MODELS = {"mlp", "lenet", "transformer_encoder_block"}
 
 
 
-def _run(workdir: Path, specs: list[str], xdist: bool) -> dict[str, dict[str, dict[str, Any]]]:
+def _run(workdir: Path, specs: list[str]) -> dict[str, dict[str, dict[str, Any]]]:
     cmd = [sys.executable, "-m", "pytest", *[f"--plugin={s}" for s in specs], "-p", "op_hooks", "-q",
-           "-p", "no:cacheprovider", "-k", SELECT, *(["-n", "2"] if xdist else ["-p", "no:xdist"])]
+           "-p", "no:cacheprovider", "-k", SELECT, "-n", "2"]
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_CURRENT"))}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PLUGINS), os.environ.get("PYTHONPATH")]))
     env["OVCONFORM_EXAMPLES"] = "3"
@@ -62,15 +62,15 @@ def _run(workdir: Path, specs: list[str], xdist: bool) -> dict[str, dict[str, di
     return out
 
 
-def _both_runs(base: Path) -> dict[str, Any]:
+def _the_run(base: Path) -> dict[str, Any]:
     specs = ["reference", *[f"op_faulty_devices:{name}" for name in op_faulty_devices.FAULTS]]
-    return {"parallel": _run(base / "parallel", specs, True), "serial": _run(base / "serial", ["reference"], False)}
+    return {"parallel": _run(base / "parallel", specs)}
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """Both runs, once per session even under xdist."""
-    return once_per_session(tmp_path_factory, "op_suite_runs", _both_runs)
+    """The run, once per session even under xdist."""
+    return once_per_session(tmp_path_factory, "op_suite_runs", _the_run)
 
 
 def _failures(records: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -96,14 +96,6 @@ def test_inference_records_tolerance_and_errors(runs: dict[str, Any]) -> None:
     assert facts["op_type"] == "Softmax" and facts["version"] == 8 and facts["sub_entity"] == "Inference"
     assert facts["tolerances"] and {"atol", "rtol", "ulp"} <= set(facts["tolerances"][0])
     assert facts["max_abs_err"] == 0.0 and facts["max_rel_err"] == 0.0
-
-
-def test_same_records_with_and_without_xdist(runs: dict[str, Any]) -> None:
-    def key(records: dict[str, dict[str, Any]]) -> dict[str, Any]:
-        return {n: (r["status"], r["message"], r["facts"]) for n, r in records.items()
-                if r["entity"] in ("op", "model")}
-
-    assert key(runs["parallel"]["REFERENCE"]) == key(runs["serial"]["REFERENCE"])
 
 
 def test_softmax_wrong_axis_fails_softmax_only(runs: dict[str, Any]) -> None:
