@@ -98,6 +98,9 @@ def add_bench_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--inputs", choices=INPUT_MODES, default="fixed",
                    help="fixed: one input set (default); random: a new seeded set per iteration")
     p.add_argument("--seed", type=int, default=0, help="seed of the input values (default 0)")
+    p.add_argument("--decode-rounds", type=_positive_int, default=3, dest="decode_rounds",
+                   help="stateful decoders: timed prefill + decode-step sequences, the state reset before each "
+                        "(default 3)")
     p.add_argument("--input-pool", type=_positive_int, default=32, help="at most this many random sets (default 32)")
     p.add_argument("-data_shape", "--data-shape", default=None, dest="data_shape",
                    help="tensor shapes for dynamic inputs: [1,3,64,64] or name[1,8],other[2]; several per input "
@@ -351,7 +354,7 @@ def _configure(core: Any, dut: Any, bench_model: Any, args: argparse.Namespace, 
                       duration_s=args.duration, inputs=args.inputs, seed=args.seed, pool=args.input_pool,
                       percentile=args.percentile, perf_count=bool(perf_count), properties=props,
                       data_shape=data_shape, progress=args.progress, blas_threads=args.blas_threads,
-                      infer_precision=precision, base_config=base)
+                      infer_precision=precision, base_config=base, decode_rounds=args.decode_rounds)
     return bench_model, cfg
 
 
