@@ -10,29 +10,19 @@ process). query_model is REFERENCE's: the devices claim the ops they get wrong.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 import numpy as np
 
 from ovconform import opset
-from ovconform import properties as P
-from ovconform.ir import Model, Node, Type, constant_value
-from reference_plugin.plugin import ReferencePlugin
+from ovconform.ir import Node, Type, constant_value
+
+try:  # as a --plugin module (tests/plugins on the path) and as plugins.<module> (in-process)
+    from patched_reference import PatchedReference
+except ImportError:
+    from plugins.patched_reference import PatchedReference
 
 
-class _Rewriting(ReferencePlugin):
-    """Rewrites its private copy of the model (``_rewrite`` per node) before REFERENCE compiles it."""
-
-    def _rewrite(self, node: Node) -> None:
-        del node
-
-    def _compile_model(self, model: Model, config: P.PropertyStore, context: Any) -> Any:
-        for node in list(model.get_ordered_ops()):
-            self._rewrite(node)
-        return super()._compile_model(model, config, context)
-
-
-class ReverseMaskAsIndices(_Rewriting):
+class ReverseMaskAsIndices(PatchedReference):
     """Reverse in mode "mask" reads the mask as axis indices (true = axis 1, false = axis 0)."""
 
     device_name = "OPF_REVMASK"
@@ -44,7 +34,7 @@ class ReverseMaskAsIndices(_Rewriting):
         node.attrs["mode"] = "index"
 
 
-class ReverseRepeatedAxisTwice(_Rewriting):
+class ReverseRepeatedAxisTwice(PatchedReference):
     """Reverse in mode "index" flips once per listed axis, so an axis named twice is not reversed
     (the spec's axes are a set: it is reversed once)."""
 
@@ -62,7 +52,7 @@ class ReverseRepeatedAxisTwice(_Rewriting):
         node.set_argument(1, opset.constant(odd, Type.i64).output(0))
 
 
-class XorComputesOr(_Rewriting):
+class XorComputesOr(PatchedReference):
     """Xor-1 runs LogicalOr's kernel (true xor true gives true)."""
 
     device_name = "OPF_XOR_OR"
@@ -79,7 +69,7 @@ class XorComputesOr(_Rewriting):
             wrong.add_names(names)
 
 
-class ErfInvNaNAtOne(_Rewriting):
+class ErfInvNaNAtOne(PatchedReference):
     """ErfInv gives NaN at ±1 (its domain check is |x| >= 1) instead of the spec's ±inf."""
 
     device_name = "OPF_ERFINV_ONE"

@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import numpy as np
 
-try:  # the REFERENCE that rewrites its copy of the model: tests/plugins on the path (a --plugin run) ...
-    from added_op_faults import _Rewriting
-except ImportError:  # ... or tests/ (the tests that read this module's tables)
-    from plugins.added_op_faults import _Rewriting
+try:  # as a --plugin module (tests/plugins on the path) and as plugins.<module> (in-process)
+    from patched_reference import PatchedReference
+except ImportError:
+    from plugins.patched_reference import PatchedReference
 
 from ovconform import opset
 from ovconform.ir import Node
 
 
-class IfTakesElseOnTrue(_Rewriting):
+class IfTakesElseOnTrue(PatchedReference):
     """If-8 runs the else body whatever the condition says (a branch selection that ignores cond)."""
 
     device_name = "CFF_IF_ELSE"
@@ -34,7 +34,7 @@ class IfTakesElseOnTrue(_Rewriting):
         node.attrs["output_descriptions"] = [node.attrs["output_descriptions"][1]] * 2
 
 
-class LoopDropsLastIteration(_Rewriting):
+class LoopDropsLastIteration(PatchedReference):
     """Loop-5 runs one iteration fewer than its trip count allows (an off-by-one in the loop bound):
     a positive trip count ``n`` becomes ``n - 1`` (at least 1)."""
 
@@ -54,7 +54,7 @@ class LoopDropsLastIteration(_Rewriting):
         node.validate_and_infer_types()
 
 
-class TensorIteratorIgnoresBackEdge(_Rewriting):
+class TensorIteratorIgnoresBackEdge(PatchedReference):
     """TensorIterator-1 feeds every iteration the initial state instead of the one the back edge carries
     (the merged input treated as invariant)."""
 

@@ -9,30 +9,26 @@ devices claim the ops they get wrong.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ovconform import opset
-from ovconform import properties as P
 from ovconform.ir import Model, Node
-from reference_plugin.plugin import ReferencePlugin
+
+try:  # as a --plugin module (tests/plugins on the path) and as plugins.<module> (in-process)
+    from patched_reference import PatchedReference
+except ImportError:
+    from plugins.patched_reference import PatchedReference
 
 
-class _Rewriting(ReferencePlugin):
-    """Rewrites its private copy of the model (``_rewrite`` per node) before REFERENCE compiles it."""
+class _OneOp(PatchedReference):
+    """Rewrites only the nodes of type ``op``."""
 
     op = ""
 
-    def _rewrite(self, node: Node) -> None:
-        del node
-
-    def _compile_model(self, model: Model, config: P.PropertyStore, context: Any) -> Any:
+    def _rewrite_model(self, model: Model) -> None:
         for node in list(model.get_ordered_ops()):
             if node.type_name == self.op:
                 self._rewrite(node)
-        return super()._compile_model(model, config, context)
 
-
-class TopKROIsAscending(_Rewriting):
+class TopKROIsAscending(_OneOp):
     """ExperimentalDetectronTopKROIs sorts the probabilities ascending (returns the least likely ROIs)."""
 
     device_name = "DTF_TOPK_ASC"
@@ -42,7 +38,7 @@ class TopKROIsAscending(_Rewriting):
         node.set_argument(1, opset.negative(node.input_value(1)).output(0))
 
 
-class PriorGridSwapsStrides(_Rewriting):
+class PriorGridSwapsStrides(_OneOp):
     """ExperimentalDetectronPriorGridGenerator steps x by stride_y and y by stride_x."""
 
     device_name = "DTF_GRID_XY"
@@ -52,7 +48,7 @@ class PriorGridSwapsStrides(_Rewriting):
         node.attrs["stride_x"], node.attrs["stride_y"] = node.attrs["stride_y"], node.attrs["stride_x"]
 
 
-class ROIFeaturesIgnoreAligned(_Rewriting):
+class ROIFeaturesIgnoreAligned(_OneOp):
     """ExperimentalDetectronROIFeatureExtractor never shifts ROIs by half a pixel (``aligned`` ignored)."""
 
     device_name = "DTF_ROI_ALIGNED"
@@ -62,7 +58,7 @@ class ROIFeaturesIgnoreAligned(_Rewriting):
         node.attrs["aligned"] = False
 
 
-class SingleImageSkipsNMS(_Rewriting):
+class SingleImageSkipsNMS(_OneOp):
     """ExperimentalDetectronGenerateProposalsSingleImage suppresses nothing (NMS threshold taken as 1)."""
 
     device_name = "DTF_SINGLE_NMS"
@@ -72,7 +68,7 @@ class SingleImageSkipsNMS(_Rewriting):
         node.attrs["nms_threshold"] = 1.0
 
 
-class GenerateProposalsIgnoresNormalized(_Rewriting):
+class GenerateProposalsIgnoresNormalized(_OneOp):
     """GenerateProposals always adds 1 to widths and heights (``normalized`` true read as false)."""
 
     device_name = "DTF_GP_NORMALIZED"
@@ -82,7 +78,7 @@ class GenerateProposalsIgnoresNormalized(_Rewriting):
         node.attrs["normalized"] = False
 
 
-class DetectionOutputIgnoresScoreThreshold(_Rewriting):
+class DetectionOutputIgnoresScoreThreshold(_OneOp):
     """ExperimentalDetectronDetectionOutput keeps boxes of any score (``score_threshold`` taken as 0)."""
 
     device_name = "DTF_EDDO_THRESHOLD"

@@ -10,10 +10,13 @@ decoded as the other's.
 
 from __future__ import annotations
 
-from op_kernel_faults import _Rewriting
-
 from ovconform import opset
 from ovconform.ir import Node, Type
+
+try:  # as a --plugin module (tests/plugins on the path) and as plugins.<module> (in-process)
+    from patched_reference import PatchedReference
+except ImportError:
+    from plugins.patched_reference import PatchedReference
 
 
 def _constant_input(node: Node, et: Type) -> Node | None:
@@ -26,7 +29,7 @@ def _constant_input(node: Node, et: Type) -> Node | None:
     return src
 
 
-class I4ReadAsU4(_Rewriting):
+class I4ReadAsU4(PatchedReference):
     """i4 weights are decoded without sign extension (the nibble 0xF gives 15, not -1)."""
 
     device_name = "ETF_I4U4"
@@ -39,7 +42,7 @@ class I4ReadAsU4(_Rewriting):
             node.set_argument(0, opset.constant(nibbles, Type.u4).output(0))
 
 
-class F8E4M3ReadAsE5M2(_Rewriting):
+class F8E4M3ReadAsE5M2(PatchedReference):
     """f8e4m3 codes are decoded as f8e5m2 (the other OCP 8-bit float format)."""
 
     device_name = "ETF_E4AS5"

@@ -9,15 +9,15 @@ REFERENCE kernels. query_model is REFERENCE's: the devices claim the ops they ge
 
 from __future__ import annotations
 
-try:  # the REFERENCE that rewrites its copy of the model: tests/plugins on the path (a --plugin run) ...
-    from added_op_faults import _Rewriting
-except ImportError:  # ... or tests/ (the tests that read this module's tables)
-    from plugins.added_op_faults import _Rewriting
+try:  # as a --plugin module (tests/plugins on the path) and as plugins.<module> (in-process)
+    from patched_reference import PatchedReference
+except ImportError:
+    from plugins.patched_reference import PatchedReference
 
 from ovconform.ir import Node
 
 
-class MatrixNmsGaussianAsLinear(_Rewriting):
+class MatrixNmsGaussianAsLinear(PatchedReference):
     """MatrixNms decays with the linear function when gaussian is asked for."""
 
     device_name = "NMSF_MATRIX_DECAY"
@@ -27,7 +27,7 @@ class MatrixNmsGaussianAsLinear(_Rewriting):
             node.attrs["decay_function"] = "linear"
 
 
-class MulticlassNmsKeepsBackground(_Rewriting):
+class MulticlassNmsKeepsBackground(PatchedReference):
     """MulticlassNms ignores background_class (the background's boxes are selected like any class's)."""
 
     device_name = "NMSF_MULTI_BG"
@@ -37,7 +37,7 @@ class MulticlassNmsKeepsBackground(_Rewriting):
             node.attrs["background_class"] = -1
 
 
-class NMSRotatedAngleDirectionReversed(_Rewriting):
+class NMSRotatedAngleDirectionReversed(PatchedReference):
     """NMSRotated turns the boxes the other way (reads clockwise as counterclockwise and back)."""
 
     device_name = "NMSF_ROT_DIR"

@@ -22,7 +22,7 @@ import numpy as np
 
 from ovconform import opset
 from ovconform import properties as P
-from ovconform.ir import Model, Node, Output, Type, f32_to_bf16
+from ovconform.ir import Node, Output, Type, f32_to_bf16
 from reference_plugin.compiled_model import ReferenceCompiledModel
 from reference_plugin.ops._common_index import int_list, normalize_axis, scatter_reduce, wrap_indices
 from reference_plugin.ops._common_types import from_compute, store, to_compute
@@ -32,6 +32,11 @@ from reference_plugin.ops.op_scatter_elements_update import ScatterElementsUpdat
 from reference_plugin.ops.op_scatter_nd_update import ScatterNDUpdate15
 from reference_plugin.plugin import ReferencePlugin
 from reference_plugin.sync_infer_request import ReferenceSyncInferRequest
+
+try:  # as a --plugin module (tests/plugins on the path) and as plugins.<module> (in-process)
+    from patched_reference import PatchedReference
+except ImportError:
+    from plugins.patched_reference import PatchedReference
 
 #: The width of the tile / vector the faulty kernels get wrong past.
 K_TILE = 64
@@ -63,30 +68,7 @@ def _reroute(old: Output, build: Callable[[], Output]) -> None:
         new.add_names(names)
 
 
-class _Rewriting(ReferencePlugin):
-    """Rewrites its private copy of the model (``_rewrite`` per node) before REFERENCE compiles it;
-    ``_patch`` may replace kernels of the compiled program (after compile and import alike)."""
-
-    def _rewrite(self, node: Node) -> None:
-        del node
-
-    def _patch(self, compiled: ReferenceCompiledModel) -> None:
-        del compiled
-
-    def _compile_model(self, model: Model, config: P.PropertyStore, context: Any) -> Any:
-        for node in list(model.get_ordered_ops()):
-            self._rewrite(node)
-        compiled = super()._compile_model(model, config, context)
-        self._patch(compiled)
-        return compiled
-
-    def _import_model(self, blob: bytes, config: P.PropertyStore, context: Any) -> Any:
-        compiled = super()._import_model(blob, config, context)
-        self._patch(compiled)
-        return compiled
-
-
-class MatMulDropsKTail(_Rewriting):
+class MatMulDropsKTail(PatchedReference):
     """MatMul accumulates only the first 64 terms of K (the tail tile is never added) when K > 64."""
 
     device_name = "OPK_KTAIL"
@@ -107,7 +89,7 @@ class MatMulDropsKTail(_Rewriting):
         node.set_argument(0, opset.multiply(a, _const_like(mask, a.get_element_type())).output(0))
 
 
-class ConvolutionDropsLastChannel(_Rewriting):
+class ConvolutionDropsLastChannel(PatchedReference):
     """Convolution with 16 or more input channels takes a blocked path that skips the last input channel."""
 
     device_name = "OPK_CHANNELS"
@@ -124,7 +106,7 @@ class ConvolutionDropsLastChannel(_Rewriting):
         node.set_argument(1, opset.multiply(filters, _const_like(mask, filters.get_element_type())).output(0))
 
 
-class SoftmaxWithoutMaxSubtraction(_Rewriting):
+class SoftmaxWithoutMaxSubtraction(PatchedReference):
     """Softmax as exp(x) / sum(exp(x)) without subtracting the row maximum first (overflows on large logits)."""
 
     device_name = "OPK_NOMAXSUB"
@@ -154,7 +136,7 @@ class F16AccumulatingReduceSum(ReduceSum):
         return store(np.asarray(out), self.out_t)
 
 
-class ReduceSumAccumulatesInF16(_Rewriting):
+class ReduceSumAccumulatesInF16(PatchedReference):
     """ReduceSum of f32 data keeps its running sum in f16."""
 
     device_name = "OPK_HALFACC"
@@ -166,7 +148,7 @@ class ReduceSumAccumulatesInF16(_Rewriting):
                 step.kernel = F16AccumulatingReduceSum(node)
 
 
-class ReluAndMaxPoolDropNaN(_Rewriting):
+class ReluAndMaxPoolDropNaN(PatchedReference):
     """Relu and MaxPool compare with ``>``, so a NaN input is dropped (Relu(NaN) = 0, MaxPool skips NaN)."""
 
     device_name = "OPK_LOSTNAN"
@@ -184,7 +166,7 @@ class ReluAndMaxPoolDropNaN(_Rewriting):
             node.set_argument(0, cleaned.output(0))
 
 
-class IntegerDivideTruncates(_Rewriting):
+class IntegerDivideTruncates(PatchedReference):
     """Integer Divide rounds the quotient toward zero even when the spec asks for floor division."""
 
     device_name = "OPK_TRUNCQUOT"
@@ -194,7 +176,7 @@ class IntegerDivideTruncates(_Rewriting):
             node.attrs["m_pythondiv"] = False
 
 
-class F32DeviceComputesMatMulInF16(_Rewriting):
+class F32DeviceComputesMatMulInF16(PatchedReference):
     """Declares f32 (INFERENCE_PRECISION_HINT) but computes f32 MatMul in f16 (inputs and result rounded)."""
 
     device_name = "OPK_HALFPROD"
@@ -230,7 +212,7 @@ class _FirstShapeBuffers(ReferenceSyncInferRequest):
         self._output_arrays = outputs
 
 
-class WrongOnSecondShape(_Rewriting):
+class WrongOnSecondShape(PatchedReference):
     """A dynamically-shaped compiled model is right on the first input shape it runs and wrong on
     a larger second one (output buffers sized for the first shape)."""
 
@@ -241,7 +223,7 @@ class WrongOnSecondShape(_Rewriting):
             compiled.sync_request_class = _FirstShapeBuffers  # type: ignore[misc]
 
 
-class AddWrongOnRemainderLanes(_Rewriting):
+class AddWrongOnRemainderLanes(PatchedReference):
     """Add's vector kernel (8 lanes, used from 16 elements on) leaves the last n % 8 elements as
     the first operand (the remainder loop never adds the second)."""
 
@@ -264,7 +246,7 @@ class AddWrongOnRemainderLanes(_Rewriting):
                                                       node.output(0)).output(0))
 
 
-class PadReflectIsSymmetric(_Rewriting):
+class PadReflectIsSymmetric(PatchedReference):
     """Pad's vectorised reflect kernel (taken when an axis has 16 or more elements) mirrors the
     edge element too: reflect pads come out as symmetric ones, one element off."""
 
@@ -316,7 +298,7 @@ class _NDOnce(ScatterNDUpdate15):
         return (from_compute(out.reshape(data.shape), t),)
 
 
-class ScatterReductionAppliesDuplicatesOnce(_Rewriting):
+class ScatterReductionAppliesDuplicatesOnce(PatchedReference):
     """ScatterElementsUpdate-12 / ScatterNDUpdate-15 with a reduction and more than 64 updates take a
     parallel path that races on repeated indices: only the last update of each position is reduced."""
 
@@ -352,7 +334,7 @@ class _TiesAway(Convert):
         return super()._run(x)
 
 
-class ConvertRoundsTiesAway(_Rewriting):
+class ConvertRoundsTiesAway(PatchedReference):
     """Convert f32 -> f16/bf16 rounds ties away from zero instead of to even (the bias-and-truncate shortcut)."""
 
     device_name = "OPK_TIESAWAY"
@@ -363,7 +345,7 @@ class ConvertRoundsTiesAway(_Rewriting):
                 step.kernel = _TiesAway(step.node)
 
 
-class AttentionMaskOnlyInFirstTile(_Rewriting):
+class AttentionMaskOnlyInFirstTile(PatchedReference):
     """ScaledDotProductAttention's tiled kernel (64 keys per tile) applies the causal or given
     attention mask to the first tile only: keys past 64 are never masked."""
 

@@ -9,10 +9,14 @@ compile step, never the shared REFERENCE kernels (the oracle runs in the same pr
 from __future__ import annotations
 
 import numpy as np
-from added_op_faults import _Rewriting
 
 from ovconform import opset
 from ovconform.ir import Node, Output, constant_value
+
+try:  # as a --plugin module (tests/plugins on the path) and as plugins.<module> (in-process)
+    from patched_reference import PatchedReference
+except ImportError:
+    from plugins.patched_reference import PatchedReference
 
 
 def _replace(node: Node, wrong: list[Output]) -> None:
@@ -25,7 +29,7 @@ def _replace(node: Node, wrong: list[Output]) -> None:
             new.add_names(names)
 
 
-class GroupedMatMulIgnoresLastOffset(_Rewriting):
+class GroupedMatMulIgnoresLastOffset(PatchedReference):
     """GroupedMatMul (2D x 3D) ignores the last group's offset: the rows of the last group are computed
     with the weights of the group before it (its end is taken for the one before)."""
 
@@ -42,7 +46,7 @@ class GroupedMatMulIgnoresLastOffset(_Rewriting):
         node.set_argument(2, opset.constant(wrong.astype(ends.dtype), node.get_input_element_type(2)).output(0))
 
 
-class BinaryConvolutionPadValueZero(_Rewriting):
+class BinaryConvolutionPadValueZero(PatchedReference):
     """BinaryConvolution pads with 0 (read as -1) whatever ``pad_value`` says."""
 
     device_name = "OPF_BCONV_PAD"
@@ -52,7 +56,7 @@ class BinaryConvolutionPadValueZero(_Rewriting):
             node.attrs["pad_value"] = 0.0
 
 
-class BGRtoNV12ReadsRGB(_Rewriting):
+class BGRtoNV12ReadsRGB(PatchedReference):
     """BGRtoNV12 takes the image's channels as red, green, blue (RGBtoNV12's formula)."""
 
     device_name = "OPF_BGR_AS_RGB"

@@ -7,17 +7,18 @@ never in REFERENCE's (the oracle runs in the same process); query_model is REFER
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from ovconform import opset
-from ovconform import properties as P
 from ovconform.ir import Model, Type, f32_to_bf16
 from reference_plugin.compiled_model import ReferenceCompiledModel
 from reference_plugin.ops.op_detection_output import DetectionOutput
 from reference_plugin.ops.op_non_max_suppression import NonMaxSuppression
-from reference_plugin.plugin import ReferencePlugin
+
+try:  # as a --plugin module (tests/plugins on the path) and as plugins.<module> (in-process)
+    from patched_reference import PatchedReference
+except ImportError:
+    from plugins.patched_reference import PatchedReference
 
 #: Input channels per group from which the faulty deconvolution takes its blocked path.
 CHANNEL_BLOCK = 16
@@ -26,33 +27,12 @@ BOX_TILE = 512
 PRIOR_TILE = 1024
 
 
-class _Patching(ReferencePlugin):
-    """REFERENCE whose compile rewrites the model (``_rewrite``) and whose program may swap kernels (``_patch``)."""
-
-    def _rewrite(self, model: Model) -> None:
-        del model
-
-    def _patch(self, compiled: ReferenceCompiledModel) -> None:
-        del compiled
-
-    def _compile_model(self, model: Model, config: P.PropertyStore, context: Any) -> Any:
-        self._rewrite(model)
-        compiled = super()._compile_model(model, config, context)
-        self._patch(compiled)
-        return compiled
-
-    def _import_model(self, blob: bytes, config: P.PropertyStore, context: Any) -> Any:
-        compiled = super()._import_model(blob, config, context)
-        self._patch(compiled)
-        return compiled
-
-
-class GroupDeconvolutionDropsLastChannel(_Patching):
+class GroupDeconvolutionDropsLastChannel(PatchedReference):
     """GroupConvolutionBackpropData with 16 or more input channels per group skips each group's last one."""
 
     device_name = "STF_GDECONV"
 
-    def _rewrite(self, model: Model) -> None:
+    def _rewrite_model(self, model: Model) -> None:
         for node in list(model.get_ordered_ops()):
             if node.type_name != "GroupConvolutionBackpropData":
                 continue
@@ -76,7 +56,7 @@ class _FirstBoxesOnly(NonMaxSuppression):
         return super()._run(boxes, scores, *rest)
 
 
-class NmsReadsFirstTileOnly(_Patching):
+class NmsReadsFirstTileOnly(PatchedReference):
     """NonMaxSuppression reads only the first 512 boxes of each class (one tile): the rest are never selected."""
 
     device_name = "STF_NMSTILE"
@@ -98,7 +78,7 @@ class _FirstPriorsOnly(DetectionOutput):
         return super()._run(loc, conf, *rest)
 
 
-class DetectionReadsFirstTileOnly(_Patching):
+class DetectionReadsFirstTileOnly(PatchedReference):
     """DetectionOutput scores only the first 1024 priors (one tile): detections of the later ones never appear."""
 
     device_name = "STF_DETTILE"

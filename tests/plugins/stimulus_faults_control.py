@@ -14,43 +14,20 @@ program, never REFERENCE's (the oracle runs in the same process).
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from ovconform import properties as P
-from ovconform.ir import Model
-from reference_plugin.compiled_model import ReferenceCompiledModel
 from reference_plugin.ops._common_subgraph import gather_outputs, iteration_setup
 from reference_plugin.ops.op_if import If
 from reference_plugin.ops.op_loop import Loop
 from reference_plugin.ops.op_tensor_iterator import TensorIterator
-from reference_plugin.plugin import ReferencePlugin
+
+try:  # as a --plugin module (tests/plugins on the path) and as plugins.<module> (in-process)
+    from patched_reference import PatchedReference
+except ImportError:
+    from plugins.patched_reference import PatchedReference
 
 #: Entries of the faulty TensorIterator's slice table.
 SLICE_TABLE = 64
-
-
-class _Swapping(ReferencePlugin):
-    """REFERENCE whose programs run ``kernel_class`` for every node of type ``op_type``."""
-
-    op_type = ""
-    kernel_class: Any = None
-
-    def _swap(self, compiled: ReferenceCompiledModel) -> None:
-        for step in compiled.program.steps:
-            if step.node.type_name == self.op_type:
-                step.kernel = self.kernel_class(step.node)
-
-    def _compile_model(self, model: Model, config: P.PropertyStore, context: Any) -> Any:
-        compiled = super()._compile_model(model, config, context)
-        self._swap(compiled)
-        return compiled
-
-    def _import_model(self, blob: bytes, config: P.PropertyStore, context: Any) -> Any:
-        compiled = super()._import_model(blob, config, context)
-        self._swap(compiled)
-        return compiled
 
 
 class _FirstTripCount(Loop):
@@ -63,12 +40,11 @@ class _FirstTripCount(Loop):
         return super()._run(self.first, execution_condition, *rest)
 
 
-class LoopKeepsFirstTripCount(_Swapping):
+class LoopKeepsFirstTripCount(PatchedReference):
     """Loop keeps the trip count of its first inference for every later one."""
 
     device_name = "SCF_LOOP_FIRST_TRIP"
-    op_type = "Loop"
-    kernel_class = _FirstTripCount
+    kernels = {"Loop": {5: _FirstTripCount}}
 
 
 class _WrappingSlices(TensorIterator):
@@ -90,12 +66,11 @@ class _WrappingSlices(TensorIterator):
                               self.out_dtypes)
 
 
-class TensorIteratorWrapsAt64(_Swapping):
+class TensorIteratorWrapsAt64(PatchedReference):
     """TensorIterator iteration i >= 64 reads the part of iteration i % 64."""
 
     device_name = "SCF_TI_WRAP64"
-    op_type = "TensorIterator"
-    kernel_class = _WrappingSlices
+    kernels = {"TensorIterator": {1: _WrappingSlices}}
 
 
 class _FirstBranch(If):
@@ -107,12 +82,11 @@ class _FirstBranch(If):
         return self.first
 
 
-class IfKeepsFirstBranch(_Swapping):
+class IfKeepsFirstBranch(PatchedReference):
     """If takes the branch of its first inference on every later one."""
 
     device_name = "SCF_IF_FIRST_BRANCH"
-    op_type = "If"
-    kernel_class = _FirstBranch
+    kernels = {"If": {8: _FirstBranch}}
 
 
 #: class name -> the op versions it gets wrong.

@@ -13,10 +13,10 @@ from reference_plugin.ops.op_nv12_to_bgr import NV12toBGR
 from reference_plugin.ops.op_nv12_to_rgb import NV12toRGB
 from reference_plugin.ops.op_roi_align import ROIAlign
 
-try:  # REFERENCE that swaps kernels after compiling or importing: tests/plugins on the path (a --plugin run) ...
-    from stimulus_faults import _Patching
-except ImportError:  # ... or tests/ (the tests that read this module)
-    from plugins.stimulus_faults import _Patching
+try:  # as a --plugin module (tests/plugins on the path) and as plugins.<module> (in-process)
+    from patched_reference import PatchedReference
+except ImportError:
+    from plugins.patched_reference import PatchedReference
 
 #: ROIs one tile of the faulty ROIAlign holds.
 ROI_TILE = 64
@@ -33,7 +33,7 @@ class _StaleRoiTiles(ROIAlign):
         return (out,)
 
 
-class RoiAlignStaleTile(_Patching):
+class RoiAlignStaleTile(PatchedReference):
     """ROIAlign returns, for ROI 64 + k, the pooled values of ROI k: its second tile of ROIs keeps the first's."""
 
     device_name = "STF_ROITILE"
@@ -73,7 +73,7 @@ class _TailBgr(NV12toBGR):
         return super()._run(*_last_chroma_column_repeated(planes))
 
 
-class Nv12ChromaTail(_Patching):
+class Nv12ChromaTail(PatchedReference):
     """NV12toRGB/BGR read the last chroma column of a width whose chroma row is past one 8-wide vector
     and not a multiple of it from the column before."""
 

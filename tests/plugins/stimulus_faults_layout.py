@@ -11,49 +11,24 @@ values by at most 31 places and infer one shape per compiled model.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
-from ovconform import properties as P
-from ovconform.ir import Model
-from reference_plugin.compiled_model import ReferenceCompiledModel
 from reference_plugin.ops.op_bitwise_left_shift import BitwiseLeftShift
 from reference_plugin.ops.op_bitwise_right_shift import BitwiseRightShift
 from reference_plugin.ops.op_gather import Gather1
 from reference_plugin.ops.op_range import Range1, Range4
-from reference_plugin.plugin import ReferencePlugin
+
+try:  # as a --plugin module (tests/plugins on the path) and as plugins.<module> (in-process)
+    from patched_reference import PatchedReference
+except ImportError:
+    from plugins.patched_reference import PatchedReference
 
 #: The faulty Gather copies rows longer than ROW_SPLIT elements in blocks of COPY_BLOCK elements.
 COPY_BLOCK = 32
 ROW_SPLIT = 64
 #: The faulty shifts use a 32-bit lane's shift, which reads only the low 5 bits of the count.
 COUNT_MASK = 31
-
-
-class _Patching(ReferencePlugin):
-    """REFERENCE whose compiled program swaps the kernels of ``kernels`` (op type -> version -> class)."""
-
-    kernels: dict[str, dict[int, type]] = {}
-
-    def _patch(self, compiled: ReferenceCompiledModel) -> None:
-        for step in compiled.program.steps:
-            node = getattr(step, "node", None)
-            if node is None:
-                continue
-            kernel = self.kernels.get(node.type_name, {}).get(node.version)
-            if kernel is not None:
-                step.kernel = kernel(node)
-
-    def _compile_model(self, model: Model, config: P.PropertyStore, context: Any) -> Any:
-        compiled = super()._compile_model(model, config, context)
-        self._patch(compiled)
-        return compiled
-
-    def _import_model(self, blob: bytes, config: P.PropertyStore, context: Any) -> Any:
-        compiled = super()._import_model(blob, config, context)
-        self._patch(compiled)
-        return compiled
 
 
 class _TailDroppingGather(Gather1):
@@ -71,7 +46,7 @@ class _TailDroppingGather(Gather1):
         return (out,)
 
 
-class GatherDropsPartialBlock(_Patching):
+class GatherDropsPartialBlock(PatchedReference):
     """Gather (every version) loses the partial last block of rows longer than 64 elements."""
 
     device_name = "STF_GATHERTAIL"
@@ -92,7 +67,7 @@ class _MaskedRightShift(BitwiseRightShift):
         return super()._run(a, _masked(b))
 
 
-class ShiftCountMaskedTo5Bits(_Patching):
+class ShiftCountMaskedTo5Bits(PatchedReference):
     """BitwiseLeftShift/RightShift shift 64-bit elements with a 32-bit lane's instruction: only the
     count's low 5 bits count (a shift by 40 shifts by 8)."""
 
@@ -126,7 +101,7 @@ class _StaleRange4(_FirstLength, Range4):
         return (self._sized(super()._run(start, stop, step)[0]),)
 
 
-class RangeKeepsFirstLength(_Patching):
+class RangeKeepsFirstLength(PatchedReference):
     """Range keeps the output length of its compiled model's first inference (a dynamic-shape bug:
     the second and third shapes of one compiled model come out with the first one's length)."""
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-try:  # as the --plugin module (tests/plugins on the path) and as plugins.stimulus_faults_sparse (in-process)
-    from stimulus_faults import _Patching
+try:  # as a --plugin module (tests/plugins on the path) and as plugins.<module> (in-process)
+    from patched_reference import PatchedReference
 except ImportError:
-    from plugins.stimulus_faults import _Patching
+    from plugins.patched_reference import PatchedReference
 from reference_plugin.compiled_model import ReferenceCompiledModel
 from reference_plugin.ops._base import OpRun
 from reference_plugin.ops.op_embedding_bag_offsets_sum import EmbeddingBagOffsetsSum, offset_bags
@@ -84,7 +84,7 @@ _EMBEDDING_KERNELS: dict[str, type[OpRun]] = {
 }
 
 
-class EmbeddingLongBagsInF16(_Patching):
+class EmbeddingLongBagsInF16(PatchedReference):
     """The embedding-bag sums keep their partial sums in f16 for bags of more than 1,024 indices."""
 
     device_name = "STF_EMBF16"
@@ -106,7 +106,7 @@ class _TailTileUnwritten(Interpolate1):
         return (out, *rest)
 
 
-class InterpolateTailTileUnwritten(_Patching):
+class InterpolateTailTileUnwritten(PatchedReference):
     """Interpolate-1 leaves the output columns past its last full 64-column tile unwritten (zeros)
     when the output is more than 64 columns wide."""
 
@@ -127,7 +127,7 @@ class _KTailDropped(GroupedMatMul):
         return super()._run(a, b, *offsets)
 
 
-class GroupedMatMulDropsKTail(_Patching):
+class GroupedMatMulDropsKTail(PatchedReference):
     """GroupedMatMul tiles K by 128 and skips the partial tail tile when K spans more than one tile."""
 
     device_name = "STF_GMMKTAIL"
