@@ -46,6 +46,7 @@ from ovconform.bench.blas import blas_info, set_blas_threads
 from ovconform.bench.models import BenchModel
 from ovconform.bench.progress import Progress
 from ovconform.bench.stats import LatencyStats, check_percentile, summarize
+from ovconform.bench.steps import decode_summary, time_steps
 from ovconform.errors import InferError, OVConformError, ValidationError
 
 __all__ = ["APIS", "HINTS", "BenchConfig", "BenchResult", "run_benchmark", "time_decode"]
@@ -395,24 +396,8 @@ def time_decode(compiled: Any, bench_model: BenchModel, rounds: int = 3, seed: i
     feeds = [bench_model.example_inputs, *bench_model.decode_steps]
     tensors = [I.make_pool(model, "fixed", seed, 1, example=feed)[0] for feed in feeds]
     request = compiled.create_infer_request()
-    runs: list[list[float]] = []
-    for r in range(rounds + 1):
-        request.reset_state()
-        times = []
-        for step in tensors:
-            _set_inputs(request, step)
-            t0 = time.perf_counter()
-            request.infer()
-            times.append((time.perf_counter() - t0) * 1000.0)
-        if r:  # the first sequence is the warm-up
-            runs.append(times)
-    prefill = [t[0] for t in runs]
-    per_step = [statistics.median(t[i] for t in runs) for i in range(1, len(tensors))]
-    every = [x for t in runs for x in t[1:]]
-    median = statistics.median(every)
-    return {"rounds": rounds, "steps": len(tensors) - 1, "prefill_ms": statistics.median(prefill),
-            "prefill_ms_all": prefill, "step_ms": per_step, "decode_median_ms": median,
-            "decode_tokens_per_s": 1000.0 / median if median > 0 else None}
+    runs = time_steps(request, lambda i: _set_inputs(request, tensors[i]), len(tensors), rounds, warmup=1, reset=True)
+    return decode_summary(runs)
 
 
 class _FromInitialState:
