@@ -6,8 +6,9 @@ offset. This route takes, in this order:
 
 **Depthwise** (:func:`_conv_depthwise`), for float data with one input channel per group and 2
 spatial dims (MobileNet's, EfficientNet's, ShuffleNet's depthwise layers): the formula's own sum,
-offset by offset, as elementwise multiply and add passes over cache-sized blocks of channels,
-each pass one flat slice per channel; bit for bit the formula's.
+offset by offset, as elementwise multiply and add passes over cache-sized blocks, each pass over
+long contiguous rows: a channel's whole image for wide layers, a block of output rows with the
+channels last for narrow ones; bit for bit the formula's.
 
 **Pointwise**, for 1x1 kernels with unit strides and no padding: the input itself is the
 lowered matrix, so one batched matmul ``(G, Og, Cg) @ (N, G, Cg, H*W)`` and no copy (for one
@@ -64,11 +65,17 @@ from reference_plugin.ops.op_group_convolution import GroupConvolution
 TapCopy = tuple[tuple[slice, ...] | None, tuple[slice, ...] | None, tuple[tuple[slice, ...], ...]]
 
 #: Scratch buffers (the lowered input) kept per thread, most recent last: how many, and the
-#: largest kept. A fresh array of this size costs page faults on the main thread's heap each
-#: call (glibc returns the freed top of the heap to the system).
+#: bytes they may hold together (a fresh array costs page faults on the main thread's heap each
+#: call: glibc returns the freed top of the heap to the system). Kept buffers are memory the
+#: process holds between inferences: the row lowering's blocks fit (:data:`ROWS_BLOCK_BYTES`),
+#: a larger im2col matrix is made per call. (64 MiB before: DenseNet-121 kept 9 MiB of them, a
+#: quarter of its weights, and its peak RSS above the no-model process was 1.9x the budget.)
 _SCRATCH_KEEP = 4
-_SCRATCH_MAX_BYTES = 64 << 20
+_SCRATCH_MAX_BYTES = 2 * BLOCK_BYTES
 _scratch_local = threading.local()
+#: The row lowering copies the input rows of this many bytes at a time (at least the rows of one
+#: output row): the rows of a block of output rows, then that block's GEMMs, then the next.
+ROWS_BLOCK_BYTES = 2 * BLOCK_BYTES
 
 #: The row lowering pays one BLAS call per output row: it is used when each call multiplies at
 #: least this many terms (``Og * K * out_rest``), so depthwise and tiny convolutions keep im2col.
@@ -82,6 +89,16 @@ ROW_MIN_COLUMNS = 48
 #: the lowerings on such shapes).
 DEPTHWISE = True
 POINTWISE = True
+#: Depthwise layers with output rows narrower than this take the channels-last path (their
+#: channel rows are short), wider ones the channel-rows path (no transposing copies). Measured
+#: on MobileNetV3's, EfficientNet-B0's and ShuffleNetV2's depthwise layers, one thread: the
+#: channels-last path ran 1.2-3x faster on every layer up to 28 wide, the channel rows 1.2-1.5x
+#: faster on the 56- and 112-wide ones. (Tests set it to 0 or a large value to test each path.)
+CHANNELS_LAST_MAX_WIDTH = 48
+#: Depthwise layers of at least this many products share their blocks among the run's intra-op
+#: threads (each product is a multiply and an add pass, so this is 4x SPLIT_MIN elements' worth of
+#: one elementwise pass, about 100 microseconds on one core; waking a pool thread costs tens).
+DEPTHWISE_SPLIT_MIN = 2 * SPLIT_MIN
 
 
 def grouped_conv(x: np.ndarray, w: np.ndarray, spec: WindowSpec) -> np.ndarray:
@@ -109,10 +126,10 @@ def grouped_conv(x: np.ndarray, w: np.ndarray, spec: WindowSpec) -> np.ndarray:
 
 def use_depthwise(dtype: np.dtype, w_shape: tuple[int, ...], spec: WindowSpec, plan: Plan) -> bool:
     """Whether :func:`grouped_conv` takes :func:`_conv_depthwise`: float data, one input channel
-    per group, 2 spatial dims. (Inside MobileNetV3 and EfficientNet it ran 1-2.3x faster than
-    im2col's per-channel BLAS calls on every depthwise layer but one, 3x3 stride 2 at 56x56, where
-    im2col was 15% faster: im2col copies the input once per kernel offset, this path reads it in
-    place.)"""
+    per group, 2 spatial dims. It is the formula bit for bit, where im2col's BLAS dot products are
+    not. (Measured on one thread against im2col on MobileNetV3's, EfficientNet-B0's and
+    ShuffleNetV2's depthwise layers: 1.5-2.3x faster on the 5x5 and the 56-wide 3x3 stride-1
+    ones, up to 1.4x slower on small 3x3 ones such as 116 channels at 14x14.)"""
     return DEPTHWISE and np.dtype(dtype).kind == "f" and w_shape[2] == 1 and len(plan.out) == 2
 
 
@@ -125,40 +142,90 @@ def _is_pointwise(spec: WindowSpec, plan: Plan) -> bool:
 def _conv_depthwise(x: np.ndarray, w: np.ndarray, spec: WindowSpec, plan: Plan) -> np.ndarray:
     """One input channel per group (depthwise, any channel multiplier ``Og``), 2 spatial dims: the
     formula's sum over kernel offsets, each offset's products ``w * x`` added in the formula's
-    (row-major) order, as elementwise passes over blocks of channels that stay in cache (no
-    lowering, no BLAS), so bit for bit the formula's. For long inner loops the padded input is split
-    into its ``sh * sw`` stride phases (``padded[a::sh, b::sw]``, one copy; the padded input itself
-    when the strides are 1), each of ``Hq`` rows of ``Wq``. Every output row is then computed
-    ``Wq`` wide (the last ``Wq - OW`` columns are thrown away), so the samples one kernel offset
-    reads for a block of channels are one flat slice of a phase per channel: each pass is a
-    2-D operation over rows of ``OH * Wq`` contiguous elements."""
+    (row-major) order, as elementwise passes over cache-sized blocks (no lowering, no BLAS), so
+    bit for bit the formula's. Output rows narrower than :data:`CHANNELS_LAST_MAX_WIDTH` take
+    :func:`_depthwise_channels_last`, wider ones :func:`_depthwise_rows`.
+
+    The formula starts from zeros (``0 + p0``, so a ``-0`` product becomes ``+0``) and its sum
+    is therefore never ``-0`` (in round-to-nearest ``a + b`` is ``-0`` only when both are).
+    Both paths start from the first products themselves and add ``+0`` once, when they store the
+    result: a sum that differs from the formula's differs only by being ``-0`` where every
+    product was ``-0`` (adding a product that is not ``-0`` to ``-0`` or ``+0`` gives the same),
+    and the final ``+0`` turns that into the formula's ``+0``, leaving every other value as is.
+    """
+    if plan.out[1] < CHANNELS_LAST_MAX_WIDTH:
+        return _depthwise_channels_last(x, w, spec, plan)
+    return _depthwise_rows(x, w, spec, plan)
+
+
+def _store(sums: np.ndarray, out: np.ndarray) -> None:
+    """``out[...] = sums + 0``: the depthwise sums stored, a ``-0`` made the formula's ``+0``
+    (see :func:`_conv_depthwise`), every other value unchanged."""
+    np.add(sums, 0.0, out=out)
+
+
+@functools.lru_cache(maxsize=512)
+def _phase_boxes(spatial: tuple[int, ...], spec: WindowSpec, plan: Plan
+                 ) -> tuple[tuple[slice, slice, slice, slice] | None, ...]:
+    """Per stride phase ``(a, b)`` (row-major): where the input samples of ``padded[a::sh, b::sw]``
+    lie, as (phase rows, phase columns, input rows, input columns) slices, or None when that phase
+    reads only padding. The phase's other elements are padding (zeros). (Cached per shape.)"""
+    boxes: list[tuple[slice, slice, slice, slice] | None] = []
+    (sh, sw), (pb0, pb1) = spec.strides, plan.pads_begin
+    for a in range(sh):
+        q0 = max(0, -(-(pb0 - a) // sh))  # the first phase row that reads the input
+        r0 = a + q0 * sh - pb0  # the input row it reads
+        for b in range(sw):
+            c0 = max(0, -(-(pb1 - b) // sw))
+            s0 = b + c0 * sw - pb1
+            if r0 >= spatial[0] or s0 >= spatial[1]:
+                boxes.append(None)
+                continue
+            nq, nc = len(range(r0, spatial[0], sh)), len(range(s0, spatial[1], sw))
+            boxes.append((slice(q0, q0 + nq), slice(c0, c0 + nc), slice(r0, None, sh), slice(s0, None, sw)))
+    return tuple(boxes)
+
+
+@functools.lru_cache(maxsize=512)
+def _phase_offsets(spec: WindowSpec) -> tuple[tuple[int, int, int], ...]:
+    """Per kernel offset (row-major): its stride phase, and the phase row and column the output's
+    first position reads. (Cached per spec.)"""
+    (sh, sw), (dh, dw), (kh, kw) = spec.strides, spec.dilations, spec.kernel
+    return tuple(((i * dh) % sh * sw + (j * dw) % sw, (i * dh) // sh, (j * dw) // sw)
+                 for i in range(kh) for j in range(kw))
+
+
+def _phase_sizes(x_shape: tuple[int, ...], spec: WindowSpec, plan: Plan) -> tuple[int, int]:
+    """Rows and columns of one stride phase of the padded input."""
+    hp, wp = (s + b + e for s, b, e in zip(x_shape[2:], plan.pads_begin, plan.extra_end, strict=True))
+    return -(-hp // spec.strides[0]), -(-wp // spec.strides[1])
+
+
+def _depthwise_rows(x: np.ndarray, w: np.ndarray, spec: WindowSpec, plan: Plan) -> np.ndarray:
+    """The depthwise sum channel by channel (NCHW). The padded input is split into its ``sh * sw``
+    stride phases (``padded[a::sh, b::sw]``, copied straight from ``x``), each of ``Hq`` rows of
+    ``Wq``. Every output row is computed ``Wq`` wide (the last ``Wq - OW`` columns are thrown away),
+    so the samples one kernel offset reads for a block of channels are one flat slice of a phase
+    per channel: each pass is a 2-D operation over rows of ``OH * Wq`` contiguous elements (for
+    wide images: few, long rows)."""
     n_batch, groups, og = x.shape[0], x.shape[1], w.shape[1]
-    (sh, sw), (dh, dw), (oh, ow) = spec.strides, spec.dilations, plan.out
-    (kh, kw) = spec.kernel
+    (sh, sw), (oh, ow) = spec.strides, plan.out
     dtype = np.result_type(x.dtype, w.dtype)
-    hp, wp = (s + b + e for s, b, e in zip(x.shape[2:], plan.pads_begin, plan.extra_end, strict=True))
-    hq, wq = -(-hp // sh), -(-wp // sw)
+    hq, wq = _phase_sizes(x.shape, spec, plan)
     # phases (sh*sw, N, G, hq + 1, wq): one spare row, so the flat slice of the last offset stays inside
     phases = np.zeros((sh * sw, n_batch, groups, hq + 1, wq), dtype)
-    pb0, pb1 = plan.pads_begin
-    if sh == sw == 1:
-        phases[0, :, :, pb0:pb0 + x.shape[2], pb1:pb1 + x.shape[3]] = x
-    else:
-        padded = spec.padded(x, plan, 0)
-        for a in range(sh):
-            for b in range(sw):
-                part_ = padded[:, :, a::sh, b::sw]
-                phases[a * sw + b, :, :, :part_.shape[2], :part_.shape[3]] = part_
+    for phase, box in enumerate(_phase_boxes(x.shape[2:], spec, plan)):
+        if box is not None:
+            rows, cols, in_rows, in_cols = box
+            phases[phase, :, :, rows, cols] = x[:, :, in_rows, in_cols]
     flat = phases.reshape(sh * sw, n_batch, groups, (hq + 1) * wq)
-    # per offset (row-major): its phase, its flat start, its (G, Og, 1) taps
-    offsets = [((i * dh) % sh * sw + (j * dw) % sw, (i * dh) // sh * wq + (j * dw) // sw)
-               for i in range(kh) for j in range(kw)]
-    per_tap = np.ascontiguousarray(np.moveaxis(w.reshape(groups, og, kh * kw), 2, 0))[..., None]
+    offsets = [(phase, i0 * wq + j0) for phase, i0, j0 in _phase_offsets(spec)]
+    per_tap = np.ascontiguousarray(np.moveaxis(w.reshape(groups, og, len(offsets)), 2, 0))[..., None]
     span = oh * wq
     out = np.empty((n_batch, groups, og, oh, ow), dtype)
-    per_block = max(1, BLOCK_BYTES // max(1, og * span * out.itemsize))
+    n_threads = _depthwise_threads(out.size, len(offsets))
+    per_block = max(1, min(BLOCK_BYTES // max(1, og * span * out.itemsize), -(-groups * n_batch // n_threads)))
     jobs = [(n, g, min(g + per_block, groups)) for n in range(n_batch) for g in range(0, groups, per_block)]
-    zero = np.zeros((), dtype)
 
     def part(items: Iterable[tuple[int, int, int]]) -> None:
         acc: np.ndarray | None = None
@@ -169,17 +236,74 @@ def _conv_depthwise(x: np.ndarray, w: np.ndarray, spec: WindowSpec, plan: Plan) 
             assert tmp is not None
             for t, (phase, start) in enumerate(offsets):
                 view = flat[phase, n, g0:g1, None, start:start + span]  # (g, 1, span)
-                if t == 0:  # the formula adds the first products to zeros (-0 becomes +0)
+                if t == 0:
                     np.multiply(view, per_tap[0, g0:g1], out=acc)
-                    np.add(acc, zero, out=acc)
                 else:
                     np.multiply(view, per_tap[t, g0:g1], out=tmp)
                     np.add(acc, tmp, out=acc)
-            out[n, g0:g1] = acc.reshape(g1 - g0, og, oh, wq)[..., :ow]
+            _store(acc.reshape(g1 - g0, og, oh, wq)[..., :ow], out[n, g0:g1])
 
-    n_threads = threads() if out.size >= 2 * SPLIT_MIN else 1
     map_shared(part, jobs, n_threads)
     return out.reshape(n_batch, groups * og, oh, ow)
+
+
+def _depthwise_channels_last(x: np.ndarray, w: np.ndarray, spec: WindowSpec, plan: Plan) -> np.ndarray:
+    """The depthwise sum over channels-last stride phases (NHWC), for narrow images with many
+    channels (MobileNet's and EfficientNet's 7- to 28-wide layers), where a channel's row is
+    short. The padded input is copied once, channels last, into its ``sh * sw`` stride phases
+    ``(Hq, Wq, C)`` (``C = G * Og``: each input channel repeated for its ``Og`` outputs); the
+    samples one kernel offset reads for a block of output rows are then ``(rows, OW * C)``, each
+    row one contiguous run (no column is computed and thrown away), and the offset's taps, tiled
+    ``OW`` times, are one ``OW * C`` row: each pass is over long contiguous rows whatever the
+    image width. Blocks of output rows stay in cache; each is stored back channels first."""
+    n_batch, groups, og = x.shape[0], x.shape[1], w.shape[1]
+    ch = groups * og
+    oh, ow = plan.out
+    dtype = np.result_type(x.dtype, w.dtype)
+    hq, wq = _phase_sizes(x.shape, spec, plan)
+    offsets = _phase_offsets(spec)
+    phases = np.zeros((n_batch, spec.strides[0] * spec.strides[1], hq, wq, ch), dtype)
+    for phase, box in enumerate(_phase_boxes(x.shape[2:], spec, plan)):
+        if box is None:
+            continue
+        rows, cols, in_rows, in_cols = box
+        src = x[:, :, in_rows, in_cols].transpose(0, 2, 3, 1)  # (N, rows, cols, G)
+        dst = phases[:, phase, rows, cols]  # (N, rows, cols, C)
+        if og == 1:
+            dst[...] = src
+        else:
+            dst.reshape(*dst.shape[:3], groups, og)[...] = src[..., None]
+    # (taps, OW * C): output channel c of output column o at o * C + c
+    taps = np.tile(w.reshape(ch, len(offsets)).T, (1, ow))
+    out = np.empty((n_batch, ch, oh, ow), dtype)
+    n_threads = _depthwise_threads(out.size, len(offsets))
+    per_block = max(1, min(BLOCK_BYTES // (ow * ch * out.itemsize), -(-oh * n_batch // n_threads)))
+    jobs = [(n, r, min(r + per_block, oh)) for n in range(n_batch) for r in range(0, oh, per_block)]
+
+    def part(items: Iterable[tuple[int, int, int]]) -> None:
+        acc = np.empty((min(per_block, oh), ow * ch), dtype)
+        tmp = np.empty_like(acc)
+        for n, r0, r1 in items:
+            m = r1 - r0
+            a, b = acc[:m], tmp[:m]
+            for t, (phase, i0, j0) in enumerate(offsets):
+                view = phases[n, phase, i0 + r0:i0 + r1, j0:j0 + ow].reshape(m, ow * ch)  # a view
+                if t == 0:
+                    np.multiply(view, taps[0], out=a)
+                else:
+                    np.multiply(view, taps[t], out=b)
+                    np.add(a, b, out=a)
+            _store(a.reshape(m, ow, ch).transpose(2, 0, 1), out[n, :, r0:r1])
+
+    map_shared(part, jobs, n_threads)
+    return out
+
+
+def _depthwise_threads(outputs: int, taps: int) -> int:
+    """The run's intra-op threads for a depthwise layer of ``outputs * taps`` products (two
+    passes each) when that is :data:`DEPTHWISE_SPLIT_MIN` or more, else 1. (The blocks are then
+    made small enough for every thread to get one: a 7x7 layer's rows fit in one block.)"""
+    return threads() if outputs * taps >= DEPTHWISE_SPLIT_MIN else 1
 
 
 def use_rows(dtype: np.dtype, w_shape: tuple[int, ...], spec: WindowSpec, plan: Plan) -> bool:
@@ -215,23 +339,57 @@ def _conv_im2col(x: np.ndarray, w: np.ndarray, spec: WindowSpec, plan: Plan) -> 
     return np.moveaxis(out, 2, 0).reshape(n_batch, groups * og, *out_shape)
 
 
-def _conv_rows(x: np.ndarray, w: np.ndarray, spec: WindowSpec, plan: Plan) -> np.ndarray:
+def _conv_rows(x: np.ndarray, w: np.ndarray, spec: WindowSpec, plan: Plan,
+               block_bytes: int | None = None) -> np.ndarray:
+    """The row lowering (see the module docstring), in blocks of output rows: each block's input
+    rows (``block_bytes`` of them, :data:`ROWS_BLOCK_BYTES` by default; at least one output row's)
+    are copied into a scratch ``low`` of the block's rows, then each output row of the block is
+    one GEMM on a strided view of it. Every output row's GEMM multiplies the same filters by a
+    matrix of the same values and layout whatever the blocks, so the result is the same bits as
+    one block of every row (tests/reference/test_inference_memory.py)."""
     n_batch, channels, size1, *rest_sp = x.shape
     groups, og, cg = w.shape[:3]
-    k1, s1, pb1 = spec.kernel[0], spec.strides[0], plan.pads_begin[0]
+    k1, s1 = spec.kernel[0], spec.strides[0]
     out1, rest_out = plan.out[0], plan.out[1:]
     n_rest = len(rest_out)
     copies = _tap_copies(spec, plan, tuple(x.shape[2:]), tuple(range(1, 1 + n_rest)))
     k_rest, size_rest = len(copies), math.prod(rest_out)
-    rows = (out1 - 1) * s1 + k1  # rows of the padded input any window reaches
-    lo, hi = min(rows, max(0, pb1)), max(0, min(rows, pb1 + size1))  # rows inside the input
-    hi = max(lo, hi)
-    low = _scratch((n_batch, groups, rows, k_rest, cg, *rest_out), x.dtype)
+    row_bytes = n_batch * groups * k_rest * cg * size_rest * x.itemsize  # one padded input row, lowered
+    budget = ROWS_BLOCK_BYTES if block_bytes is None else block_bytes
+    per_block = max(1, min(out1, (budget // max(1, row_bytes) - k1) // s1 + 1))
+    k_all = k1 * k_rest * cg
+    filters = w.transpose(0, 1, *range(3, w.ndim), 2).reshape(groups, og, k_all)[None, :, None]  # K: (k1, k_rest, Cg)
+    out = np.empty((n_batch, groups, og, out1, size_rest), np.result_type(x.dtype, w.dtype))
+    rows_out = out.transpose(0, 1, 3, 2, 4)  # (N, G, out1, Og, out_rest)
+    for o0 in range(0, out1, per_block):
+        o1 = min(out1, o0 + per_block)
+        low = _lowered_rows(x, spec, plan, copies, o0 * s1, (o1 - o0 - 1) * s1 + k1, cg)
+        item = low.itemsize
+        # columns of output row o: rows (o-o0)*s1 .. + k1 - 1 of low, i.e. K = (k1, k_rest, Cg) rows of size_rest
+        cols = as_strided(low, shape=(n_batch, groups, o1 - o0, k_all, size_rest),
+                          strides=(low.strides[0], low.strides[1], s1 * k_rest * cg * size_rest * item,
+                                   size_rest * item, item), writeable=False)
+        np.matmul(filters, cols, out=rows_out[:, :, o0:o1])  # one (Og, K) @ (K, out_rest) per row
+    return out.reshape(n_batch, groups * og, *plan.out)
+
+
+def _lowered_rows(x: np.ndarray, spec: WindowSpec, plan: Plan, copies: tuple[TapCopy, ...], first: int,
+                  count: int, cg: int) -> np.ndarray:
+    """``low`` ``(N, G, count, k_rest, Cg, *out_rest)`` (a scratch array): rows ``first ..
+    first + count - 1`` of the padded input, each with every kernel offset over the other spatial
+    axes copied out (zeros where they read padding)."""
+    n_batch, channels, size1, *rest_sp = x.shape
+    groups, pb1 = channels // cg, plan.pads_begin[0]
+    n_rest = len(rest_sp)
+    low = _scratch((n_batch, groups, count, len(copies), cg, *plan.out[1:]), x.dtype)
+    # rows of the block inside the input: lo..hi (block coordinates)
+    lo = min(count, max(0, pb1 - first))
+    hi = max(lo, min(count, pb1 + size1 - first))
     low[:, :, :lo] = 0
     low[:, :, hi:] = 0
     if hi > lo:
-        # (N, G, rows, Cg, *rest) view of the input rows lo..hi
-        src = x.reshape(n_batch, groups, cg, size1, *rest_sp)[:, :, :, lo - pb1:hi - pb1].transpose(
+        # (N, G, rows, Cg, *rest) view of the input rows of the block
+        src = x.reshape(n_batch, groups, cg, size1, *rest_sp)[:, :, :, first + lo - pb1:first + hi - pb1].transpose(
             0, 1, 3, 2, *range(4, 4 + n_rest))
         inner = (slice(None),) * 4  # N, G, rows, Cg
         for tap, (out_box, in_box, strips) in enumerate(copies):
@@ -242,29 +400,22 @@ def _conv_rows(x: np.ndarray, w: np.ndarray, spec: WindowSpec, plan: Plan) -> np
             target[(*inner, *out_box)] = src[(*inner, *in_box)]
             for strip in strips:
                 target[(*inner, *strip)] = 0
-    k_all = k1 * k_rest * cg
-    item = low.itemsize
-    # columns of output row o: rows o*s1 .. o*s1 + k1 - 1 of low, i.e. K = (k1, k_rest, Cg) rows of size_rest
-    cols = as_strided(low, shape=(n_batch, groups, out1, k_all, size_rest),
-                      strides=(low.strides[0], low.strides[1], s1 * k_rest * cg * size_rest * item,
-                               size_rest * item, item), writeable=False)
-    filters = w.transpose(0, 1, *range(3, w.ndim), 2).reshape(groups, og, k_all)[None, :, None]  # K: (k1, k_rest, Cg)
-    out = np.empty((n_batch, groups, og, out1, size_rest), np.result_type(x.dtype, w.dtype))
-    np.matmul(filters, cols, out=out.transpose(0, 1, 3, 2, 4))  # one (Og, K) @ (K, out_rest) per row
-    return out.reshape(n_batch, groups * og, *plan.out)
+    return low
 
 
 def _scratch(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
     """An uninitialised array of ``shape`` and ``dtype`` owned by this thread, reused by later
     calls with the same shape (the callers overwrite every element and never return it)."""
-    if math.prod(shape) * np.dtype(dtype).itemsize > _SCRATCH_MAX_BYTES:
+    nbytes = math.prod(shape) * np.dtype(dtype).itemsize
+    if nbytes > _SCRATCH_MAX_BYTES:
         return np.empty(shape, dtype)
     cache: dict[tuple[tuple[int, ...], np.dtype], np.ndarray] = _scratch_local.__dict__.setdefault("arrays", {})
     key = (shape, np.dtype(dtype))
     arr = cache.pop(key, None)
     if arr is None:
         arr = np.empty(shape, dtype)
-        while len(cache) >= _SCRATCH_KEEP:
+        while cache and (len(cache) >= _SCRATCH_KEEP
+                         or sum(a.nbytes for a in cache.values()) + nbytes > _SCRATCH_MAX_BYTES):
             cache.pop(next(iter(cache)))
     cache[key] = arr  # most recently used last
     return arr

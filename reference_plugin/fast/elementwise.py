@@ -7,10 +7,11 @@ memory once per pass; with intra-op threads (:mod:`.parallel`) a tensor of
 :data:`~.parallel.SPLIT_MIN` elements per thread or more shares its blocks among them.
 Elementwise kernels compute each element from that element alone, so: bit for bit.
 
-**writers** (Add, Subtract, Multiply, Maximum, Minimum, Relu, Sigmoid, Tanh, Exp, Abs, Negative):
-the formula's ufuncs with ``out=``, so a chain member or an in-place step writes its result
-where the caller says (possibly over its input) instead of into a new array. Same ufuncs, same
-order, same dtype: bit for bit.
+**writers** (Add, Subtract, Multiply, Maximum, Minimum, Relu, Sigmoid, Tanh, Exp, Abs, Negative,
+HSwish, HSigmoid): the formula's ufuncs with ``out=``, so a chain member or an in-place step
+writes its result where the caller says (possibly over its input) instead of into a new array
+(HSwish and HSigmoid chunk by chunk, MobileNetV3's activations after a BatchNormInference). Same
+ufuncs, same order, same dtype: bit for bit.
 
 :func:`block_runner` and :func:`into_runner` give what a chain (:mod:`.chains`) and an in-place
 step (:mod:`.inplace`) call per block.
@@ -18,7 +19,8 @@ step (:mod:`.inplace`) call per block.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -99,6 +101,48 @@ def sigmoid_into(x: np.ndarray, out: np.ndarray) -> None:
     np.divide(1, out, out=out)
 
 
+_work = threading.local()
+
+
+def _chunks(x: np.ndarray, out: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """``(x part, out part, work)``: C-contiguous ``x`` and ``out`` (of one shape and dtype) in
+    parts of :data:`CHUNK` elements, each with a work array of its size kept by this thread; other
+    layouts in one part with a new work array."""
+    if not (x.flags.c_contiguous and out.flags.c_contiguous):
+        yield x, out, np.empty(out.shape, out.dtype)
+        return
+    buffers: dict[np.dtype[Any], np.ndarray] = _work.__dict__.setdefault("buffers", {})
+    work = buffers.get(out.dtype)
+    if work is None:
+        work = buffers[out.dtype] = np.empty(CHUNK, out.dtype)
+    flat_x, flat_out = x.reshape(-1), out.reshape(-1)
+    for start in range(0, flat_out.size, CHUNK):
+        stop = min(start + CHUNK, flat_out.size)
+        yield flat_x[start:stop], flat_out[start:stop], work[:stop - start]
+
+
+def hswish_into(x: np.ndarray, out: np.ndarray) -> None:
+    """HSwish's ``x * min(max(x + 3, 0), 6) / 6``: the formula's five passes (the same operands,
+    Python-float constants in the array's dtype), chunk by chunk, ``min(max(x + 3, 0), 6)`` in a
+    work array so that ``out`` may be ``x``."""
+    for xs, os, work in _chunks(x, out):
+        np.add(xs, 3.0, out=work)
+        np.maximum(work, 0.0, out=work)
+        np.minimum(work, 6.0, out=work)
+        np.multiply(xs, work, out=os)
+        np.divide(os, 6.0, out=os)
+
+
+def hsigmoid_into(x: np.ndarray, out: np.ndarray) -> None:
+    """HSigmoid's ``min(max(x + 3, 0), 6) / 6``: the formula's four passes, chunk by chunk, in
+    ``out`` (which may be ``x``)."""
+    for xs, os, _ in _chunks(x, out):
+        np.add(xs, 3.0, out=os)
+        np.maximum(os, 0.0, out=os)
+        np.minimum(os, 6.0, out=os)
+        np.divide(os, 6.0, out=os)
+
+
 def _ufunc_writer(ufunc: np.ufunc) -> Callable[..., None]:
     """``ufunc`` with ``out=`` (one or two inputs: a writer is called per block, so no packing)."""
     if ufunc.nin == 1:
@@ -123,6 +167,8 @@ def _register_writers() -> None:
         writer_route("writer", load_op(op_type, 1), _ufunc_writer(ufunc), when)
     writer_route("writer", load_op("Relu", 1), relu_into, when)
     writer_route("writer", Sigmoid, sigmoid_into, when)
+    writer_route("writer", load_op("HSwish", 4), hswish_into, when)
+    writer_route("writer", load_op("HSigmoid", 5), hsigmoid_into, when)
 
 
 _register_blocks()

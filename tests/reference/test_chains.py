@@ -203,12 +203,13 @@ def _elementwise_node(op_type: str, et: Type, shape: list[int]) -> Any:
         return getattr(ops, {"Add": "add", "Subtract": "subtract", "Multiply": "multiply", "Maximum": "maximum",
                              "Minimum": "minimum"}[op_type])(x, ops.parameter(shape, et, "y"))
     return getattr(ops, {"Relu": "relu", "Sigmoid": "sigmoid", "Tanh": "tanh", "Exp": "exp", "Abs": "abs",
-                         "Negative": "negative"}[op_type])(x)
+                         "Negative": "negative", "HSwish": "hswish", "HSigmoid": "hsigmoid"}[op_type])(x)
 
 
 def test_the_kernels_writing_in_place_are_the_ones_the_chains_expect() -> None:
     assert sorted(t for t, _ in _into_kernels()) == sorted(
-        ["Abs", "Add", "Exp", "Maximum", "Minimum", "Multiply", "Negative", "Relu", "Sigmoid", "Subtract", "Tanh"])
+        ["Abs", "Add", "Exp", "HSigmoid", "HSwish", "Maximum", "Minimum", "Multiply", "Negative", "Relu", "Sigmoid",
+         "Subtract", "Tanh"])
 
 
 @pytest.mark.parametrize("et", [Type.f32, Type.f64], ids=str)

@@ -11,7 +11,7 @@ for integers):
 * float32 data (sgemm): within ``4 * 2**-23 * sqrt(K)`` (the bound test_kernel_accuracy.py states);
 * int64: exactly.
 
-The depthwise path (one input channel per group) is the formula bit for bit; the pointwise one
+The depthwise path (one input channel per group), in both its layouts, is the formula bit for bit; the pointwise one
 (1x1, unit strides, no padding) is im2col's own GEMM for one image.
 
 MaxPool (the formula ``op_max_pool.window_max`` and the maxpool-separable route
@@ -284,12 +284,24 @@ def _depthwise_cases(count: int) -> Iterator[Any]:
         yield pytest.param(spec, (n, groups, *spatial), (groups, og, 1, *k), dtype, id=f"dw{i}")
 
 
+#: The depthwise path's two layouts, forced through its width threshold.
+DEPTHWISE_LAYOUTS = {"rows": 0, "channels-last": 1 << 30}
+
+
+@pytest.fixture(params=sorted(DEPTHWISE_LAYOUTS))
+def depthwise_layout(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Make _conv_depthwise take the channel-rows or the channels-last path whatever the width."""
+    monkeypatch.setattr(lowering_module, "CHANNELS_LAST_MAX_WIDTH", DEPTHWISE_LAYOUTS[request.param])
+    return str(request.param)
+
+
 @pytest.mark.parametrize(("spec", "x_shape", "w_shape", "dtype"), list(_depthwise_cases(80)))
 def test_the_depthwise_path_is_the_formula_bit_for_bit(spec: WindowSpec, x_shape: tuple[int, ...],
-                                                       w_shape: tuple[int, ...], dtype: np.dtype) -> None:
-    """_conv_depthwise (any strides, dilations, pads, channel multiplier, batch) against the
-    formula: the same products added in the same order, so the same bits, NaN, infinities,
-    signed zeros (a sum of -0 products is +0 in both) and subnormals included."""
+                                                       w_shape: tuple[int, ...], dtype: np.dtype,
+                                                       depthwise_layout: str) -> None:
+    """_conv_depthwise (any strides, dilations, pads, channel multiplier, batch; both layouts)
+    against the formula: the same products added in the same order, so the same bits, NaN,
+    infinities, signed zeros (a sum of -0 products is +0 in both) and subnormals included."""
     rng = np.random.default_rng(abs(hash((x_shape, w_shape))) % 2**32)
     x, w = _data(rng, x_shape, dtype), _data(rng, w_shape, dtype)
     hard = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 1e-310 if dtype == np.float64 else 1e-45], dtype)
@@ -303,6 +315,74 @@ def test_the_depthwise_path_is_the_formula_bit_for_bit(spec: WindowSpec, x_shape
         want = convolve(x, w, spec)
         got = lowering_module._conv_depthwise(x, w, spec, plan)
     assert _bits_equal(got, want)
+
+
+def _all_negative_zero_products(dtype: np.dtype) -> tuple[np.ndarray, np.ndarray, WindowSpec]:
+    """A depthwise layer where many outputs have only -0 products (+0 samples and padding times
+    negative taps) next to ones that do not, with a channel multiplier and two images."""
+    rng = np.random.default_rng(3)
+    x = _data(rng, (2, 6, 9, 11), dtype)
+    x[:, :, :5] = 0.0  # +0 rows at the top, inside the padding's reach
+    x[0, 1, 6, 3] = -0.0
+    w = -np.abs(_data(rng, (6, 2, 1, 3, 3), dtype)) - 0.5
+    w[2, 1, 0, 1, 1] = -0.0
+    return x, w, WindowSpec((3, 3), (1, 2), (1, 1), (1, 1), (1, 1), "explicit")
+
+
+@pytest.mark.parametrize("dtype", [np.dtype(np.float32), np.dtype(np.float64)], ids=["f32", "f64"])
+def test_a_depthwise_sum_of_negative_zeros_is_the_formulas_positive_zero(dtype: np.dtype,
+                                                                       depthwise_layout: str) -> None:
+    """Both layouts start from the first products (no zeros pass) and add +0 when they store: the
+    formula's sum starts from zeros, so where every product is -0 it is +0, and so is the path's."""
+    x, w, spec = _all_negative_zero_products(dtype)
+    with np.errstate(all="ignore"):
+        want = convolve(x, w, spec)
+        got = lowering_module._conv_depthwise(x, w, spec, spec.plan(x.shape[2:]))
+    zeros = want == 0
+    assert zeros.sum() > 50 and not np.signbit(want[zeros]).any()  # the stimulus reaches the case
+    assert _bits_equal(got, want)
+
+
+def test_a_depthwise_path_storing_its_sums_without_the_plus_zero_is_caught(depthwise_layout: str,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Broken on purpose: sums stored as they are (a sum of -0 products stays -0). The bit check
+    of the test above reports it, on both layouts."""
+    monkeypatch.setattr(lowering_module, "_store", lambda sums, out: np.copyto(out, sums))
+    x, w, spec = _all_negative_zero_products(np.dtype(np.float32))
+    with np.errstate(all="ignore"):
+        want = convolve(x, w, spec)
+        got = lowering_module._conv_depthwise(x, w, spec, spec.plan(x.shape[2:]))
+    assert np.array_equal(got, want)  # equal as numbers (-0 == +0) ...
+    assert not _bits_equal(got, want)  # ... but not as bits
+    assert np.signbit(got[want == 0]).any()
+
+
+@pytest.mark.parametrize(("shape", "k", "s", "path"), [((1, 576, 7, 7), 5, 1, "_depthwise_channels_last"),
+                                                       ((1, 240, 28, 28), 3, 2, "_depthwise_channels_last"),
+                                                       ((1, 144, 56, 56), 3, 1, "_depthwise_rows"),
+                                                       ((1, 96, 112, 112), 3, 2, "_depthwise_rows")])
+def test_the_depthwise_layout_follows_the_output_width(shape: tuple[int, ...], k: int, s: int, path: str,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Narrow outputs (fewer than CHANNELS_LAST_MAX_WIDTH columns) go channels last, wide ones by
+    channel rows."""
+    taken: list[str] = []
+
+    def spy(name: str) -> Any:
+        real = getattr(lowering_module, name)
+
+        def path(*args: Any) -> np.ndarray:
+            taken.append(name)
+            return real(*args)
+
+        return path
+
+    for name in ("_depthwise_channels_last", "_depthwise_rows"):
+        monkeypatch.setattr(lowering_module, name, spy(name))
+    x = np.ones(shape, np.float32)
+    w = np.ones((shape[1], 1, 1, k, k), np.float32)
+    spec = WindowSpec((k, k), (s, s), (1, 1), (k // 2,) * 2, (k // 2,) * 2, "explicit")
+    lowering_module.grouped_conv(x, w, spec)
+    assert taken == [path]
 
 
 def test_the_depthwise_path_is_taken_for_float_2d_depthwise_layers_only() -> None:
@@ -320,18 +400,32 @@ def test_the_depthwise_path_is_taken_for_float_2d_depthwise_layers_only() -> Non
     assert not takes((1, 16, 40), 3, 1) and not takes((1, 8, 9, 9, 9), 3, 1)  # 1-D, 3-D
 
 
-def test_grouped_conv_takes_the_depthwise_path_bit_for_bit_on_two_threads() -> None:
-    """A depthwise layer large enough for the intra-op threads: the same bits on one and two."""
+@pytest.mark.parametrize(("x_shape", "k", "s"), [((1, 96, 56, 56), 3, 1), ((1, 576, 7, 7), 5, 1),
+                                                 ((2, 40, 13, 14), 3, 2)])
+def test_grouped_conv_takes_the_depthwise_path_bit_for_bit_on_two_threads(x_shape: tuple[int, ...], k: int, s: int,
+                                                                         depthwise_layout: str) -> None:
+    """Depthwise layers large enough for the intra-op threads (a 7x7 one too, whose rows fit in
+    one block, and a batch): the same bits on one and two, and both threads get blocks."""
     from reference_plugin.fast import parallel
 
     rng = np.random.default_rng(5)
-    x = rng.standard_normal((1, 96, 56, 56)).astype(np.float32)
-    w = rng.standard_normal((96, 1, 1, 3, 3)).astype(np.float32)
-    spec = WindowSpec((3, 3), (1, 1), (1, 1), (1, 1), (1, 1), "explicit")
+    x = rng.standard_normal(x_shape).astype(np.float32)
+    w = rng.standard_normal((x_shape[1], 1, 1, k, k)).astype(np.float32)
+    spec = WindowSpec((k, k), (s, s), (1, 1), (k // 2,) * 2, (k // 2,) * 2, "explicit")
     want = convolve(x, w, spec)
+    parts: list[int] = []
+    real = lowering_module.map_shared
+
+    def counting(fn: Any, items: Any, n: Any = None) -> Any:
+        parts.append(min(len(items), n if n is not None else parallel.threads()))
+        return real(fn, items, n)
+
     for threads in (1, 2):
-        with parallel.using(threads):
+        with parallel.using(threads), pytest.MonkeyPatch.context() as m:
+            m.setattr(lowering_module, "map_shared", counting)
+            m.setattr(lowering_module, "DEPTHWISE_SPLIT_MIN", 1)
             assert _bits_equal(lowering_module.grouped_conv(x, w, spec), want)
+    assert parts == [1, 2]
 
 
 @pytest.mark.parametrize(("x_shape", "w_shape"), [((1, 64, 56, 56), (1, 256, 64, 1, 1)),

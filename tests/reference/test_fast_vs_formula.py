@@ -49,7 +49,7 @@ PINNED_WRITERS = ["Abs", "Add", "Exp", "Maximum", "Minimum", "Multiply", "Negati
                   "Tanh"]
 PINNED: frozenset[tuple[str, int, str] | str] = frozenset([
     *((op, v, "unary-blocks") for op, v in PINNED_UNARY_BLOCKS),
-    *((op, 1, "writer") for op in PINNED_WRITERS),
+    *((op, 1, "writer") for op in PINNED_WRITERS), ("HSwish", 4, "writer"), ("HSigmoid", 5, "writer"),
     ("Gelu", 2, "gelu-erf-f32"), ("Gelu", 7, "gelu-erf-f32"),
     ("Softmax", 1, "softmax-f32"), ("Softmax", 8, "softmax-f32"),
     ("MVN", 2, "mvn-f32-rows"), ("MVN", 6, "mvn-f32-rows"),
@@ -844,6 +844,22 @@ def test_a_writer_one_ulp_off_is_reported() -> None:
         _nudge(out, 1, (slice(None), slice(-1, None)))
 
     found = route_violations(replace(route, writer=off), cases)  # (a Route is frozen: a changed copy)
+    assert found and "bit for bit" in found[0], found
+
+
+def test_an_hswish_writer_multiplying_by_a_sixth_is_reported() -> None:
+    """Broken on purpose: ``x * (t * (1/6))`` for the formula's ``x * t / 6`` (close, other roundings)."""
+    from reference_plugin.fast.elementwise import _chunks
+
+    route = _route("HSwish", 4, "writer")
+    cases = cases_for(route)
+    assert not route_violations(route, cases)
+
+    def sixth(x: np.ndarray, out: np.ndarray) -> None:
+        for xs, os, _ in _chunks(x, out):
+            np.multiply(xs, np.minimum(np.maximum(xs + 3.0, 0.0), 6.0) * (1 / 6), out=os)
+
+    found = route_violations(replace(route, writer=sixth), cases)
     assert found and "bit for bit" in found[0], found
 
 
