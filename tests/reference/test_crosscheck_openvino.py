@@ -1,7 +1,8 @@
 """Cross-check every REFERENCE kernel against the real OpenVINO CPU plugin.
 
 For every registered op case (``ovconform.opcases.all_case_keys()``) hypothesis draws
-``EXAMPLES`` cases (50 by default; ``OVCONFORM_CROSSCHECK_EXAMPLES`` changes it). Each case is
+``EXAMPLES`` cases (25 by default, for CI's time: 2.5 times the op suite's 10 generated cases at
+standard depth; ``OVCONFORM_CROSSCHECK_EXAMPLES=50`` for the committed coverage table). Each case is
 written with OUR IR v11 writer, read by ``openvino.Core.read_model`` from memory, compiled on CPU
 with ``INFERENCE_PRECISION_HINT=f32`` and run; REFERENCE evaluates the same model, and every
 output is compared with ``ovconform.tolerances`` (the default for the op producing it and its
@@ -42,7 +43,7 @@ ov = pytest.importorskip("openvino", reason="the OpenVINO cross-check needs the 
                                             "(pip install openvino)")
 pytestmark = pytest.mark.openvino
 
-EXAMPLES = int(os.environ.get("OVCONFORM_CROSSCHECK_EXAMPLES", "50"))
+EXAMPLES = int(os.environ.get("OVCONFORM_CROSSCHECK_EXAMPLES", "25"))
 STATEFUL_STEPS = 3
 CPU_CONFIG = {"INFERENCE_PRECISION_HINT": "f32"}
 CASE_KEYS = all_case_keys()
@@ -207,7 +208,7 @@ def test_openvino_cpu_agrees_with_reference(core: Any, key: tuple[str, int],
     if samples:  # checked as samples: how many outputs equal REFERENCE's samples is a fact
         record_property("samples_equal_reference", f"{sum(samples)}/{len(samples)}")
     assert not failures, f"{len(failures)} of {len(cases)} cases disagree:\n" + "\n".join(failures[:3])
-    assert len(cases) >= min(EXAMPLES, 40), f"the strategy gave only {len(cases)} distinct cases"
+    assert len(cases) >= min(EXAMPLES * 4 // 5, 40), f"the strategy gave only {len(cases)} distinct cases"
     if not checked:
         pytest.skip(f"every drawn case matches a recorded OpenVINO deviation: {dict(skipped)}")
 
