@@ -7,9 +7,9 @@ a row with status "no" (``ovconform ops --missing`` lists only those and the par
 A version counts as **implemented** when the op-definition table knows it (builder, validation,
 shape inference, IR v11 read/write) and REFERENCE resolves a kernel for it. It counts as
 **cross-checked** when it has a case strategy: ``tests/reference/test_crosscheck_openvino.py``
-runs every case strategy against OpenVINO CPU (25 cases per version in CI, 50 for the committed table) and fails when a kernel
-has none. With ``--junit FILE`` (the JUnit XML of such a run) the table shows the cases each
-version passed, from that run's recorded properties.
+runs every case strategy against OpenVINO CPU (25 cases per version in CI, 50 for the committed
+table) and fails when a kernel has none. With ``--junit FILE`` (the JUnit XML of such a run) the
+table shows the cases each version passed, from that run's recorded properties.
 
 ``ovconform ops --stimulus`` prints, per op version, what the op suite feeds it at a depth: the
 size classes, value classes and element types of its cases and its dynamic cases
