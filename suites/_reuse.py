@@ -12,9 +12,10 @@ What is shared, and why it is the same test:
 
 * **the query answer** — one ``query_model`` call per case, device and config; a raised error is
   kept and raised again to each test that asks, so each test reports it as before.
-* **the first run** — ``compile_model`` of the case model, then (for a device with EXPORT_IMPORT)
-  ``export_model`` of the compiled model before it ever ran, then one new request inferring every
-  step: exactly what Inference and ImportExport did on their own compiled models. Inference
+* **the first run** — ``compile_model`` of the case model, then (for a device with EXPORT_IMPORT,
+  when the case has an ImportExport test in the run) ``export_model`` of the compiled model before
+  it ever ran, then one new request inferring every step: exactly what Inference and ImportExport
+  did on their own compiled models (a case with Inference alone is never exported). Inference
   compares those outputs; ImportExport imports that blob (exported from a compiled model that never
   ran, as before) and compares its outputs with them. Implemented always makes a fresh first run
   (it is the test of compiling the case) and leaves it for the others.
@@ -65,7 +66,9 @@ class FirstRun:
 
     :param compiled: compile_model's outcome (``Kept``: its error when it raised; no value).
     :param precision: the compiled model's execution precision (``_op_runner.execution_precision``).
-    :param blob: ``export_model()`` of it before any inference (None when not asked for).
+    :param blob: ``export_model()`` of it before any inference (None when not asked for: a device
+        without EXPORT_IMPORT, or a case without an ImportExport test, e.g. a stimulus case at
+        standard depth).
     :param outputs: the outputs of each step on its first request.
     """
 

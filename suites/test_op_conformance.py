@@ -21,10 +21,10 @@ A dynamic-mode case compiles once and infers its min, mid and max shapes on the 
 
 The tests of one case run one after another (``op_case`` is parametrised at module scope) and share,
 within a worker, one ``query_model`` answer and one *first run* (:mod:`ovconform.suites._reuse`):
-compile_model, export_model before any inference (devices with EXPORT_IMPORT), one request inferring
-every step (the compiled model itself is dropped after that). Implemented makes that first run
-afresh; Inference compares its outputs; ImportExport imports its blob and compares with its
-outputs — what each did before on its own compiled model.
+compile_model, export_model before any inference (devices with EXPORT_IMPORT, for a case with an
+ImportExport test), one request inferring every step (the compiled model itself is dropped after
+that). Implemented makes that first run afresh; Inference compares its outputs; ImportExport imports
+its blob and compares with its outputs — what each did before on its own compiled model.
 Expected values come from the REFERENCE formulas, once per case and execution precision
 (:func:`~ovconform.suites._op_runner.expected_values`); the tolerances follow the device's declared
 ``INFERENCE_PRECISION_HINT`` and, for sums of products, the terms' magnitudes
@@ -138,7 +138,8 @@ class Shared:
     core: Any
     device: str
     key: tuple[str, str, str]
-    export: bool  # the device declares EXPORT_IMPORT: the first run exports before it infers
+    export: bool  # the device declares EXPORT_IMPORT and the case has an ImportExport test: the first
+    # run exports before it infers
 
     def answer(self, case: OpCase) -> dict[str, str]:
         return dict(self.memo.query(self.key, lambda: R.declared_nodes(self.core, self.device, case.model)))
@@ -159,11 +160,19 @@ def _first_run(shared: Shared, case: OpCase) -> FirstRun:
     return FirstRun(Kept(None), R.execution_precision(model), blob, outputs)  # the compiled model goes here
 
 
+def has_import_export(config: pytest.Config, op_case: CaseId) -> bool:
+    """Whether this run has an ImportExport test of ``op_case``: every generated case, and at
+    exhaustive depth every stimulus case too (:data:`STIMULUS_AT_STANDARD`)."""
+    return R.generated_index(op_case.label) is not None or R.op_depth(config) >= Depth.EXHAUSTIVE
+
+
 @pytest.fixture
-def shared(op_memo: CaseMemo, ov_core: Any, ov_device_name: str, op_case: CaseId,
+def shared(request: pytest.FixtureRequest, op_memo: CaseMemo, ov_core: Any, ov_device_name: str, op_case: CaseId,
            ov_capabilities: set[str]) -> Shared:
-    return Shared(op_memo, ov_core, ov_device_name, memo_key(ov_device_name, f"{op_case.key}/n{op_case.n}"),
-                  str(P.Capability.EXPORT_IMPORT) in ov_capabilities)
+    # the first run exports only for an ImportExport test: a stimulus case at standard depth runs
+    # Inference alone, on a compiled model nothing was asked of before it ran (as before the reuse)
+    export = str(P.Capability.EXPORT_IMPORT) in ov_capabilities and has_import_export(request.config, op_case)
+    return Shared(op_memo, ov_core, ov_device_name, memo_key(ov_device_name, f"{op_case.key}/n{op_case.n}"), export)
 
 
 @pytest.fixture
