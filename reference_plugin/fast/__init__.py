@@ -133,7 +133,8 @@ PROGRAM_ROUTES: tuple[ProgramRoute, ...] = (
     ProgramRoute("chains", "reference_plugin.fast.chains",
                  "runs of f32/f64 elementwise nodes over static values of 256K elements or more"),
     ProgramRoute("in-place", "reference_plugin.fast.inplace",
-                 "an elementwise node with a writer route whose input is a fresh value only it reads"),
+                 "an elementwise node with a writer route (or a route's write_into: BatchNormInference, "
+                 "Swish) whose input is a fresh value only it reads"),
     ProgramRoute("intra-op-threads", "reference_plugin.fast.parallel",
                  "chains, unary-blocks and the row routes, with more than one core per stream"),
     ProgramRoute("process-streams", "reference_plugin.fast.process_streams",

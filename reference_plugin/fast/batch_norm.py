@@ -6,7 +6,8 @@ with a new whole-tensor float64 temporary per operation, then rounds to the outp
 five passes through memory over arrays twice the data's size. This route does the same
 float64 operations, in the same order, on blocks of channel rows (:func:`.rows.map_row_blocks`,
 on the run's intra-op threads when large): each block is copied into a reused float64 work
-array, centred, scaled and shifted in place, and rounded into the output once.
+array, centred, scaled and shifted in place, and rounded into the output once. The output may be
+the data's own buffer (``write_into``: an in-place step, :mod:`.inplace`, after a Convolution).
 
 Bound: bit for bit (the same IEEE float64 operations on the same values, each element on its
 own; numpy's ufuncs do not contract them). Applies to data of f32 or f64 with rank 2 or more
@@ -18,6 +19,7 @@ the data's channel count; everything else
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -47,15 +49,19 @@ def affine_rows(gamma: np.ndarray, beta: np.ndarray, mean: np.ndarray, variance:
 
 
 def batch_norm_blocks(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, mean: np.ndarray,
-                      variance: np.ndarray, eps: float, affine: Affine | None = None) -> np.ndarray:
+                      variance: np.ndarray, eps: float, affine: Affine | None = None,
+                      out: np.ndarray | None = None) -> np.ndarray:
     """The formula's BatchNormInference of ``x`` ``(N, C, ...)`` (float32 or float64) over its
     channels, rounded to ``x``'s dtype; the per-channel inputs have shape ``(C,)``. ``affine``:
-    their :func:`affine_rows` when the caller has them already."""
+    their :func:`affine_rows` when the caller has them already. ``out``: a C-contiguous array of
+    ``x``'s shape and dtype to write the result to, possibly ``x`` itself (each block is copied
+    into the work array before its rows of ``out`` are written), else a new array."""
     n, c = x.shape[:2]
     inner = math.prod(x.shape[2:])
     m, s, b = affine if affine is not None else affine_rows(gamma, beta, mean, variance, eps, n)
     rows = np.ascontiguousarray(x).reshape(n * c, inner)
-    out = np.empty((n * c, inner), x.dtype)
+    result = np.empty(x.shape, x.dtype) if out is None else _checked_out(out, x)
+    out = result.reshape(n * c, inner)  # (a view: out is C-contiguous)
 
     def block(start: int, stop: int) -> None:
         work = work_rows(stop - start, inner)
@@ -68,7 +74,17 @@ def batch_norm_blocks(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, mean: 
 
     if out.size:
         map_row_blocks(block, n * c, inner)
-    return out.reshape(x.shape)
+    return result
+
+
+def _checked_out(out: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """``out`` when it can take the result for ``x`` in place (C-contiguous, writable, of ``x``'s
+    shape and dtype), else ValueError (a reshape of anything else would write a copy)."""
+    if not (out.flags.c_contiguous and out.flags.writeable and out.shape == x.shape and out.dtype == x.dtype):
+        raise ValueError(f"out must be a writable C-contiguous {x.dtype} array of shape {list(x.shape)}; got "
+                         f"{out.dtype} {list(out.shape)} (C-contiguous {out.flags.c_contiguous}, writable "
+                         f"{out.flags.writeable})")
+    return out
 
 
 def _frozen(a: object) -> bool:
@@ -90,13 +106,29 @@ class BatchNormBlocks(BatchNormInference1):
     _last: tuple[tuple[np.ndarray, ...], int, Affine] | None = None
 
     def _run(self, *arrays: np.ndarray) -> tuple[np.ndarray, ...]:
-        v = dict(zip(self.order, arrays, strict=True))
-        x = v["data"]
-        if not (x.dtype in _FLOATS and x.ndim >= 2 and x.size >= MIN_ELEMENTS
+        if not self._applies(arrays):
+            return super()._run(*arrays)
+        return (self._blocks(arrays, None),)
+
+    def write_into(self, arrays: list[np.ndarray], out: np.ndarray) -> bool:
+        """In-place steps (:mod:`.inplace`): what :meth:`_run` computes written into ``out`` (the
+        data's buffer, or any C-contiguous array of the result's shape and dtype) when this
+        route applies (True), else nothing written (False: run the kernel)."""
+        if not self._applies(arrays):
+            return False
+        self._blocks(arrays, out)
+        return True
+
+    def _applies(self, arrays: Sequence[np.ndarray]) -> bool:
+        x = arrays[self.order.index("data")]
+        return (x.dtype in _FLOATS and x.ndim >= 2 and x.size >= MIN_ELEMENTS
                 and self.out_types[0].to_dtype() == x.dtype
                 and all(a.dtype == x.dtype for a in arrays) and all(d == x.dtype for d in self.in_dtypes)
-                and all(v[k].shape == (x.shape[1],) for k in ("gamma", "beta", "mean", "variance"))):
-            return super()._run(*arrays)
+                and all(a.shape == (x.shape[1],) for k, a in zip(self.order, arrays, strict=True) if k != "data"))
+
+    def _blocks(self, arrays: Sequence[np.ndarray], out: np.ndarray | None) -> np.ndarray:
+        v = dict(zip(self.order, arrays, strict=True))
+        x = v["data"]
         params = (v["gamma"], v["beta"], v["mean"], v["variance"])
         last = self._last
         if (last is not None and last[1] == x.shape[0] and all(a is b for a, b in zip(last[0], params, strict=True))
@@ -105,4 +137,6 @@ class BatchNormBlocks(BatchNormInference1):
         else:
             affine = affine_rows(*params, self.eps, x.shape[0])
             self._last = (params, x.shape[0], affine)
-        return (batch_norm_blocks(x, *params, self.eps, affine),)
+        if out is None:
+            return batch_norm_blocks(x, *params, self.eps, affine)
+        return batch_norm_blocks(x, *params, self.eps, affine, out=out)

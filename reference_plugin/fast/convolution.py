@@ -361,9 +361,11 @@ def _conv_rows(x: np.ndarray, w: np.ndarray, spec: WindowSpec, plan: Plan,
     filters = w.transpose(0, 1, *range(3, w.ndim), 2).reshape(groups, og, k_all)[None, :, None]  # K: (k1, k_rest, Cg)
     out = np.empty((n_batch, groups, og, out1, size_rest), np.result_type(x.dtype, w.dtype))
     rows_out = out.transpose(0, 1, 3, 2, 4)  # (N, G, out1, Og, out_rest)
+    # one scratch for every block (the last one, shorter, uses its first rows)
+    buf = _scratch((n_batch, groups, (per_block - 1) * s1 + k1, k_rest, cg, *rest_out), x.dtype)
     for o0 in range(0, out1, per_block):
         o1 = min(out1, o0 + per_block)
-        low = _lowered_rows(x, spec, plan, copies, o0 * s1, (o1 - o0 - 1) * s1 + k1, cg)
+        low = _lowered_rows(x, plan, copies, o0 * s1, buf[:, :, :(o1 - o0 - 1) * s1 + k1], cg)
         item = low.itemsize
         # columns of output row o: rows (o-o0)*s1 .. + k1 - 1 of low, i.e. K = (k1, k_rest, Cg) rows of size_rest
         cols = as_strided(low, shape=(n_batch, groups, o1 - o0, k_all, size_rest),
@@ -373,15 +375,15 @@ def _conv_rows(x: np.ndarray, w: np.ndarray, spec: WindowSpec, plan: Plan,
     return out.reshape(n_batch, groups * og, *plan.out)
 
 
-def _lowered_rows(x: np.ndarray, spec: WindowSpec, plan: Plan, copies: tuple[TapCopy, ...], first: int,
-                  count: int, cg: int) -> np.ndarray:
-    """``low`` ``(N, G, count, k_rest, Cg, *out_rest)`` (a scratch array): rows ``first ..
-    first + count - 1`` of the padded input, each with every kernel offset over the other spatial
-    axes copied out (zeros where they read padding)."""
+def _lowered_rows(x: np.ndarray, plan: Plan, copies: tuple[TapCopy, ...], first: int, low: np.ndarray,
+                  cg: int) -> np.ndarray:
+    """``low`` ``(N, G, count, k_rest, Cg, *out_rest)`` filled with rows ``first .. first + count - 1``
+    of the padded input, each with every kernel offset over the other spatial axes copied out
+    (zeros where they read padding); returned."""
     n_batch, channels, size1, *rest_sp = x.shape
-    groups, pb1 = channels // cg, plan.pads_begin[0]
+    count, pb1 = low.shape[2], plan.pads_begin[0]
+    groups = channels // cg
     n_rest = len(rest_sp)
-    low = _scratch((n_batch, groups, count, len(copies), cg, *plan.out[1:]), x.dtype)
     # rows of the block inside the input: lo..hi (block coordinates)
     lo = min(count, max(0, pb1 - first))
     hi = max(lo, min(count, pb1 + size1 - first))

@@ -8,6 +8,13 @@ write into that input instead: the same computation, so the same bits (the cnn a
 Adds and Relus run this way). A Result whose value is such a fresh single-reader value hands it
 over instead of copying it.
 
+A kernel route that has no writer but can write its whole result into a given array (a
+``write_into(inputs, out) -> bool`` method: BatchNormInference's and Swish's block routes, which
+copy each block into their work array before writing it back) runs in place the same way: the
+BatchNormInference after a Convolution, the Swish after it, all in the Convolution's buffer.
+``write_into`` returns False, having written nothing, where its route does not apply to the
+run's inputs; the step then runs its kernel.
+
 Planned at compile time (:func:`plan_inplace`), checked again at every run
 (:meth:`InPlace.run`): the buffer must be writable, C-contiguous and of the planned dtype and
 shape, and the kernels involved must still be the planned ones (a device derived from
@@ -22,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ovconform.ir import Type
-from reference_plugin.fast import writer_for
+from reference_plugin.fast import formula_of, writer_for
 from reference_plugin.fast.chains import Chain, static_shape
 from reference_plugin.fast.elementwise import into_runner
 
@@ -44,15 +51,24 @@ def _writer(kernel: Any) -> Any:
     return into if into is not None and into is writer_for(kernel) else None
 
 
+def _whole_writer(kernel: Any) -> bool:
+    """Whether ``kernel`` is exactly what :func:`~reference_plugin.fast.make_kernel` builds and
+    one of its routes writes a whole result in place (``write_into``): a derived device's
+    subclass, which may compute otherwise, never has its computation bypassed."""
+    return formula_of(kernel) is not None and callable(getattr(kernel, "write_into", None))
+
+
 class InPlace:
     """How one step runs in place: the kernel's writer route (None for a Result, which hands
     the value over), which input's buffer it writes, the entry that produces that buffer (a step
     or a chain) with its planned kernel, and the buffer's planned dtype and shape."""
 
-    __slots__ = ("dtype", "into", "kernel", "position", "producer", "shape", "source")
+    __slots__ = ("dtype", "into", "kernel", "position", "producer", "shape", "source", "whole")
 
     def __init__(self, step: Step, into: Any, position: int, source: Any, shape: tuple[int, ...]) -> None:
         self.kernel, self.into, self.position, self.source = step.kernel, into, position, source
+        #: the kernel's own ``write_into`` (``into`` is then that bound method)
+        self.whole = into is not None and getattr(into, "__self__", None) is step.kernel
         self.producer = source if isinstance(source, Chain) else source.kernel
         self.dtype = step.node.get_output_element_type(0).to_dtype()
         self.shape = shape
@@ -68,6 +84,8 @@ class InPlace:
             return None
         if self.into is None:  # a Result: hand the value over
             return (out,)
+        if self.whole:
+            return (out,) if self.into([values[s] for s in step.reads], out) else None
         if len(step.reads) == 1:
             self.into(out, out)
         elif self.position == 0:
@@ -89,6 +107,8 @@ def plan_inplace(steps: Sequence[Step], readers: dict[tuple[int, int], int], cha
         node = step.node
         kind = node.type_name
         into = None if kind == "Result" else _writer(step.kernel)
+        if into is None and kind != "Result" and _whole_writer(step.kernel):
+            into = getattr(step.kernel, "write_into")  # noqa: B009 (a route's method, not OpRun's)
         if kind != "Result" and into is None:
             continue
         if step.rounds or step.fixed is not None or node.get_output_size() != 1:
