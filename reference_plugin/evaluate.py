@@ -7,6 +7,13 @@ it replaces). A ModelRunner builds one kernel per node once (all attribute work 
 where every value lives. ``run`` then goes in three steps: 1) bind the inputs, 2) execute the
 nodes in ``model.get_ordered_ops()`` order (dropping each value after its last use), 3) collect
 the outputs and commit the variable state written by Assign nodes.
+
+Weight decompression (``Constant(u4) → Convert → Subtract → Multiply → Reshape → Convert(f32)``,
+as OpenVINO's weight compression writes it) depends on Constants only: the first run computes it
+with the formula kernels like every other node, and the runner keeps the values where such a
+subgraph meets the rest of the model (the decompressed weight a MatMul reads); later runs
+(decode steps) reuse them instead of decompressing every weight again in f16. The values are
+those the formulas computed, so the outputs are the same bits.
 """
 
 from __future__ import annotations
@@ -27,14 +34,25 @@ if TYPE_CHECKING:
 Inputs = Mapping[str, Any] | Sequence[Any]
 
 
-class _Step:
-    """One node to execute: its kernel, where its inputs are read and its outputs written."""
+#: The pure ops a subgraph of Constants is made of when it decompresses weights: a runner keeps
+#: what such a subgraph computes across runs (see the module docstring).
+CONSTANT_OPS = frozenset({"Constant", "Convert", "Subtract", "Multiply", "Add", "Reshape", "Transpose",
+                          "Squeeze", "Unsqueeze"})
 
-    __slots__ = ("kernel", "node", "reads", "release", "writes")
+
+class _Step:
+    """One node to execute: its kernel, where its inputs are read and its outputs written.
+    ``constant``: it depends on Constants only; ``keep``: it is where such a subgraph meets the
+    rest of the model, and ``kept`` holds its outputs once computed."""
+
+    __slots__ = ("constant", "keep", "kept", "kernel", "node", "reads", "release", "writes")
 
     def __init__(self, node: Node, kernel: OpRun, reads: list[int], writes: list[int]) -> None:
         self.node, self.kernel, self.reads, self.writes = node, kernel, reads, writes
         self.release: list[int] = []
+        self.constant = False
+        self.keep = False
+        self.kept: tuple[Any, ...] | None = None
 
 
 class ModelRunner:
@@ -56,6 +74,7 @@ class ModelRunner:
                 self._steps.append(self._plan(node))
         self._result_slots = [self._slot[(id(r), 0)] for r in model.get_results()]
         self._param_slots = [self._slot_of(p, 0) for p in self._params]
+        self._plan_constants()
         self._plan_releases()
 
     # -- planning ------------------------------------------------------------------------------
@@ -67,15 +86,45 @@ class ModelRunner:
         writes = [self._slot_of(node, i) for i in range(node.get_output_size())]
         return _Step(node, make_kernel(node), reads, writes)
 
-    def _plan_releases(self) -> None:
+    def _plan_constants(self) -> None:
+        """Mark the steps that depend on Constants only (through :data:`CONSTANT_OPS`), and among
+        them the ones whose outputs another kind of step (or a result) reads: their outputs are kept."""
+        constant_slots: set[int] = set()
+        for step in self._steps:
+            if step.node.type_name in CONSTANT_OPS and all(s in constant_slots for s in step.reads):
+                step.constant = True
+                constant_slots.update(step.writes)
+        read_elsewhere = set(self._result_slots)
+        for step in self._steps:
+            if not step.constant:
+                read_elsewhere.update(step.reads)
+        for step in self._steps:
+            step.keep = step.constant and bool(read_elsewhere.intersection(step.writes))
+
+    def _drop_constant_steps(self) -> None:
+        """After a run that computed every kept value: the steps only they needed are dropped. The
+        plan is rebuilt on new steps and swapped in whole, so a run in progress on another thread
+        (a control-flow body shared by requests) keeps the plan it started with."""
+        steps = []
+        for old in self._steps:
+            if old.constant and old.kept is None:
+                continue
+            step = _Step(old.node, old.kernel, old.reads, old.writes)
+            step.constant, step.keep, step.kept = old.constant, old.keep, old.kept
+            steps.append(step)
+        self._plan_releases(steps)
+        self._steps = steps
+
+    def _plan_releases(self, steps: list[_Step] | None = None) -> None:
+        steps = self._steps if steps is None else steps
         keep = set(self._result_slots)
         last: dict[int, int] = {}
-        for i, step in enumerate(self._steps):
+        for i, step in enumerate(steps):
             for s in [*step.reads, *step.writes]:
                 last[s] = i
         for slot, i in last.items():
             if slot not in keep:
-                self._steps[i].release.append(slot)
+                steps[i].release.append(slot)
 
     @property
     def input_names(self) -> list[list[str]]:
@@ -99,15 +148,23 @@ class ModelRunner:
         for slot, arr in zip(self._param_slots, self._bind(inputs), strict=True):  # 1) bind
             values[slot] = arr
         ctx = RunContext(state if state is not None else {})
+        fresh = False
         for step in self._steps:  # 2) execute
             start = time.perf_counter() if timings is not None else 0.0
-            outs = step.kernel.run([values[s] for s in step.reads], ctx)
+            if step.kept is not None:
+                outs = step.kept
+            else:
+                outs = step.kernel.run([values[s] for s in step.reads], ctx)
+                if step.keep:
+                    step.kept, fresh = tuple(outs), True
             if timings is not None:
                 timings.append((step.node, time.perf_counter() - start))
             for slot, arr in zip(step.writes, outs, strict=True):
                 values[slot] = arr
             for slot in step.release:
                 values[slot] = None
+        if fresh:
+            self._drop_constant_steps()
         if state is not None:  # 3) collect
             state.update(ctx.updates)
         return [values[s] for s in self._result_slots]

@@ -12,6 +12,7 @@ again.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, overload
@@ -32,11 +33,12 @@ from ovconform.ir._ir_common import (
     xml_attr,
 )
 from ovconform.ir._subgraph import has_bodies
+from ovconform.ir._types import Type, check_values
 
 if TYPE_CHECKING:
     from ovconform.ir._graph import Output
 
-__all__ = ["serialize"]
+__all__ = ["WeightChunks", "serialize", "serialize_chunks"]
 
 Attrs = list[tuple[str, str]]
 
@@ -46,8 +48,7 @@ class _Writer:
 
     def __init__(self) -> None:
         self.lines: list[str] = ['<?xml version="1.0"?>']
-        self.weights = bytearray()
-        self._offsets: dict[bytes, int] = {}
+        self.weights = WeightChunks()
         self.shift = 0  # extra indentation while a sub-graph body is written
 
     def open(self, depth: int, tag: str, attrs: Attrs | None = None) -> None:
@@ -62,15 +63,61 @@ class _Writer:
     def text(self, depth: int, tag: str, value: str) -> None:
         self.lines.append(f"{chr(9) * (depth + self.shift)}<{tag}>{value}</{tag}>")
 
-    def add_weights(self, blob: bytes) -> int:
+    def add_weights(self, blob: bytes | memoryview) -> int:
         """Offset of ``blob`` in the weights; identical blobs share one copy."""
-        if blob not in self._offsets:
-            self._offsets[blob] = len(self.weights)
-            self.weights += blob
-        return self._offsets[blob]
+        return self.weights.add(blob)
+
+    def xml(self) -> bytes:
+        return ("\n".join(self.lines) + "\n").encode("utf-8")
 
     def result(self) -> tuple[bytes, bytes]:
-        return ("\n".join(self.lines) + "\n").encode("utf-8"), bytes(self.weights)
+        return self.xml(), self.weights.tobytes()
+
+
+def _equal(a: memoryview, b: memoryview, block: int = 1 << 20) -> bool:
+    """Whether two byte views of one length hold the same bytes (compared a block at a time)."""
+    x, y = np.frombuffer(a, np.uint8), np.frombuffer(b, np.uint8)
+    return all(np.array_equal(x[i:i + block], y[i:i + block]) for i in range(0, x.size, block))
+
+
+class WeightChunks:
+    """The weights blob as the list of its constants' bytes, each written once: a constant whose
+    bytes equal an earlier one's (same length and SHA-256, then compared) takes that offset. A
+    chunk is a view of the Constant's own array where its bytes are already OpenVINO's (a
+    C-contiguous little-endian array of an unpacked type), so nothing is copied until
+    :meth:`tobytes` or :meth:`write_into` writes the blob once."""
+
+    def __init__(self) -> None:
+        self.chunks: list[memoryview] = []
+        self.nbytes = 0
+        self._offsets: dict[tuple[int, bytes], list[tuple[int, memoryview]]] = {}
+
+    def add(self, blob: bytes | memoryview) -> int:
+        view = memoryview(blob)
+        view = view if view.format == "B" and view.ndim == 1 else view.cast("B")
+        key = (view.nbytes, hashlib.sha256(view).digest())
+        same = self._offsets.setdefault(key, [])
+        for offset, earlier in same:
+            if _equal(earlier, view):
+                return offset
+        offset = self.nbytes
+        same.append((offset, view))
+        self.chunks.append(view)
+        self.nbytes += view.nbytes
+        return offset
+
+    def tobytes(self) -> bytes:
+        return b"".join(self.chunks)
+
+    def write_into(self, buffer: np.ndarray) -> None:
+        """Write the blob into ``buffer`` (a writable uint8 array of :attr:`nbytes` elements)."""
+        if buffer.nbytes != self.nbytes:
+            raise ValidationError(f"the weights take {self.nbytes} bytes; the buffer holds {buffer.nbytes}.")
+        flat = buffer.reshape(-1).view(np.uint8)
+        at = 0
+        for chunk in self.chunks:
+            flat[at:at + chunk.nbytes] = np.frombuffer(chunk, np.uint8)
+            at += chunk.nbytes
 
 
 def _attrs(attrs: Attrs | None) -> str:
@@ -124,11 +171,19 @@ def serialize(model: Model, xml_path: str | os.PathLike[str] | None = None,
 
 
 def _serialize(model: Model) -> tuple[bytes, bytes]:
+    xml, weights = serialize_chunks(model)
+    return xml, weights.tobytes()
+
+
+def serialize_chunks(model: Model) -> tuple[bytes, WeightChunks]:
+    """``(xml_bytes, weights)`` with the weights not yet joined (:class:`WeightChunks`): a caller
+    that needs them in a buffer of its own (the OpenVINO adapter, in a tensor OpenVINO owns)
+    writes them there once, with no other copy of a real model's weights."""
     w = _Writer()
     w.open(0, "net", [("name", xml_attr(model.get_friendly_name(), "model name")), ("version", str(IR_VERSION))])
     _write_graph(w, model, _layer_order(model))
     w.close(0, "net")
-    return w.result()
+    return w.xml(), w.weights
 
 
 def _write_graph(w: _Writer, model: Model, order: list[Node]) -> None:
@@ -207,7 +262,7 @@ def _data_attrs(w: _Writer, node: Node, what: str) -> list[tuple[str, str]]:
     return out
 
 
-def _constant_bytes(node: Node, what: str) -> bytes:
+def _constant_bytes(node: Node, what: str) -> bytes | memoryview:
     """The Constant's weights as OpenVINO writes them: little-endian, packed types packed, strings
     as count, offsets and bytes; an empty Constant as one zero byte (as ``openvino.save_model``)."""
     data = node.data
@@ -216,6 +271,10 @@ def _constant_bytes(node: Node, what: str) -> bytes:
         raise ValidationError(f"{what}: data must be a numpy array of dtype {et.to_dtype()} for element type {et}.")
     if data.size == 0:
         return b"\x00"
+    if not et.is_packed() and et != Type.string and data.flags.c_contiguous \
+            and data.dtype == et.to_dtype().newbyteorder("<"):
+        check_values(data, et, f"{what}: data")
+        return data.data.cast("B")  # already OpenVINO's bytes: a view, not a copy
     return pack(data, et, f"{what}: data")
 
 

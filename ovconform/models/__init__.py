@@ -108,6 +108,12 @@ ARCHITECTURES: tuple[Architecture, ...] = (
                  "32000 tokens): prefill 32 + 16 decode steps",
                  partial(language.llama_decoder, language.LLAMA_FULL, "llama_decoder_1b"), tier="full",
                  steps=_decoder_steps(language.LLAMA_FULL.vocab_size), time_factor=8.0),
+    *(Architecture(f"llama_decoder_1b_{bits}", f"the TinyLlama-1.1B-geometry decoder with {bits} weights as "
+                   "OpenVINO's weight compression writes them (groups of 64 channels, f16 scales"
+                   f"{zp}; u8 embedding and LM head): prefill 32 + 16 decode steps",
+                   partial(language.llama_decoder, language.LLAMA_FULL, f"llama_decoder_1b_{bits}", bits),
+                   tier="full", steps=_decoder_steps(language.LLAMA_FULL.vocab_size), time_factor=8.0)
+      for bits, zp in (("u4", ", u4 zero points"), ("i4", ""))),
 )
 
 

@@ -31,12 +31,13 @@ OP_TESTS = ("test_op_implemented", "test_op_query_model", "test_op_inference", "
 
 @pytest.fixture(scope="module")
 def collected(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
-    """The stable ids of every test ``pytest --plugin=openvino:CPU`` collects (all suites), the opt-in
-    ``perf`` and ``graphfuzz`` tests included (a run deselects them, and deselected tests count as
-    collected when entries are matched)."""
+    """The stable ids of every test ``pytest --plugin=openvino:CPU`` collects (all suites, the full
+    model tier: entries name full-tier architectures), the opt-in ``perf`` and ``graphfuzz`` tests
+    included (a run deselects them, and deselected tests count as collected when entries are matched)."""
     folder = tmp_path_factory.mktemp("collect")
     proc = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:randomly",
-                           "-p", "no:cacheprovider", "--plugin=openvino:CPU", "-m", EVERYTHING],
+                           "-p", "no:cacheprovider", "--plugin=openvino:CPU", "-m", EVERYTHING,
+                           "--ovconform-models", "full"],
                           cwd=folder, capture_output=True, text=True, timeout=500)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     ids = [stable_id_from_nodeid(line.strip(), folder) for line in proc.stdout.splitlines() if "::" in line]

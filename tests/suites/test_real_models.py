@@ -158,6 +158,28 @@ def test_locator_finds_the_kv_cache_in_process() -> None:
     assert _locate.first_divergence(core, faults.KvCacheDropsOldest.device_name, model, steps, 8) is None
 
 
+def test_locator_leaves_big_weight_decompression_out_of_the_probe(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Within PROBE_CONSTANT_BYTES the probe holds the decompression ops, so the wrong zero-point
+    Subtract is named; past it (a 1.1B decoder: f16 and f32 copies of every weight) they are left
+    out, and the MatMul that reads the wrong weight is named instead."""
+    core = Core(discover=False)
+    core.register_plugin(faults.U4ZeroPointAfterScale, faults.U4ZeroPointAfterScale.device_name)
+    arch = models.get("llama_decoder_u4")
+    model = arch.build()
+    steps = arch.make_steps(model)[:1]
+    found = _locate.first_divergence(core, faults.U4ZeroPointAfterScale.device_name, model, steps, 0)
+    assert found is not None and (found.op_type, found.name) == (
+        "Subtract", "layers.0.self_attn.q_proj.weight.zero_point.subtract")
+    probe, _ = _locate._probe(model)
+    monkeypatch.setattr(_locate, "PROBE_CONSTANT_BYTES", 1 << 20)
+    small, _ = _locate._probe(model)
+    decompression = [n for n in small.get_results() if ".weight." in n.input_value(0).node.friendly_name]
+    assert decompression == [] and len(small.get_results()) < len(probe.get_results())
+    found = _locate.first_divergence(core, faults.U4ZeroPointAfterScale.device_name, model, steps, 0)
+    assert found is not None and found.inputs_agree
+    assert (found.op_type, found.name) == ("MatMul", "layers.0.self_attn.q_proj")
+
+
 @pytest.mark.parametrize("name", ["whisper_tiny_encoder", "yolo_detector", "rnn_tagger"])
 def test_full_tier_architectures_build(name: str) -> None:
     arch = models.get(name)
@@ -231,16 +253,17 @@ def test_openvino_reads_the_compressed_decoder(tmp_path: Path) -> None:
 
 
 def test_the_big_decoders_get_a_longer_time_limit() -> None:
-    """The 1.1B decoder runs 2 x 17 inferences: the model suite gives them their ``time_factor``
+    """The 1.1B decoders run 2 x 17 inferences: the model suite gives them their ``time_factor``
     times the per-test limit, the other architectures the limit itself."""
     from types import SimpleNamespace
 
     from ovconform.suites import test_real_models as suite
 
     config: Any = SimpleNamespace(option=SimpleNamespace(timeout=None), getoption=lambda name, default=None: 300.0)
-    big = suite._with_time_limit(config, models.get("llama_decoder_1b"))
-    assert big.values == ("llama_decoder_1b",) and [m.args for m in big.marks] == [(2400.0,)]
+    big = suite._with_time_limit(config, models.get("llama_decoder_1b_u4"))
+    assert big.values == ("llama_decoder_1b_u4",) and [m.args for m in big.marks] == [(2400.0,)]
     assert suite._with_time_limit(config, models.get("resnet50")) == "resnet50"
     off: Any = SimpleNamespace(option=SimpleNamespace(timeout=None), getoption=lambda name, default=None: 0.0)
     assert suite._with_time_limit(off, models.get("llama_decoder_1b")) == "llama_decoder_1b"
-    assert {a.name for a in models.architectures("full") if a.time_factor > 1} == {"llama_decoder_1b"}
+    assert {a.name for a in models.architectures("full") if a.time_factor > 1} == {
+        "llama_decoder_1b", "llama_decoder_1b_u4", "llama_decoder_1b_i4"}

@@ -27,6 +27,7 @@ from ovconform.errors import (
 )
 from ovconform.ir import Model, Type, as_type, holding_array
 from ovconform.ir._element_codec import pack, unpack
+from ovconform.ir._serialize import serialize_chunks
 
 __all__ = ["from_ov_tensor", "from_ov_value", "ov_message", "ov_type", "our_type", "to_ov_model", "to_ov_props",
            "fill_ov_tensor", "to_ov_tensor", "to_ov_value", "translate", "zero_tensor"]
@@ -144,13 +145,15 @@ def ir_digest(xml: bytes, weights: bytes) -> bytes:
 def to_ov_model(core: ov.Core, model: Model) -> ov.Model:
     """Read ``model`` into OpenVINO through IR v11 (``ovconform.serialize``): a clone of OpenVINO's
     model of the same IR when one was read lately, else ``core.read_model``."""
-    import ovconform
-
-    xml, weights = ovconform.serialize(model)
-    if len(xml) + len(weights) > READ_CACHE_MAX_BYTES:
-        ov_model = core.read_model(xml.decode("utf-8"), _weights_tensor(weights))
+    xml, chunks = serialize_chunks(model)
+    if len(xml) + chunks.nbytes > READ_CACHE_MAX_BYTES:  # a real model: its weights written once, into
+        tensor = ov.Tensor(ov.Type.u8, [chunks.nbytes])  # a tensor OpenVINO owns and its Constants share
+        chunks.write_into(tensor.data)
+        del chunks
+        ov_model = core.read_model(xml.decode("utf-8"), tensor)
         set_ov_layouts(ov_model, model)
         return ov_model
+    weights = chunks.tobytes()
     key = ir_digest(xml, weights)
     with _READ_LOCK:
         kept = _READ.get(key)
