@@ -170,7 +170,8 @@ def _load_expectations(config: pytest.Config, devices: list[DeviceUnderTest]) ->
 def _property_reader(dut: DeviceUnderTest, config: pytest.Config) -> Callable[[str], Any]:
     """``get_property`` of a new instance of the device (made once, on the first read); a device
     that cannot be made raises its error on every read, so its conditions are unknown. The name
-    ``ovconform-depth`` is the run's ``--ovconform-depth`` (for entries of cases only a depth runs)."""
+    ``ovconform-depth`` is the run's ``--ovconform-depth`` (for entries of cases only a depth runs),
+    ``ovconform-models`` its ``--ovconform-models`` tier (for architectures only the full tier runs)."""
     made: list[Any] = []
 
     def read(name: str) -> Any:
@@ -178,6 +179,8 @@ def _property_reader(dut: DeviceUnderTest, config: pytest.Config) -> Callable[[s
             from ovconform.opcases.depth import depth_from_config
 
             return depth_from_config(config).name.lower()
+        if name == _expectations.MODELS_CLAUSE:
+            return config.getoption("ovconform_models", None) or "quick"
         if not made:
             made.append(dut.create())
         return made[0].get_property(name)

@@ -27,9 +27,11 @@ without case), ``NAME is VALUE`` / ``NAME is not VALUE`` (the value's text, with
 ``and``. A property the device cannot answer makes the condition false, and the run says so. An
 entry whose condition holds on none of the run's devices is out of its scope: never stale. The
 name ``ovconform-depth`` is the run's op-suite depth rather than a property, for the cases only
-one depth runs::
+one depth runs, and ``ovconform-models`` the run's ``--ovconform-models`` tier (quick, full), for
+the architectures only the full tier runs::
 
     *::test_op_inference?Roll-7-boundary-f64-*  # [ovconform-depth is exhaustive] why it fails there
+    *::test_real_model?llama_decoder_1b_u4-*      # [ovconform-models is full] why it fails there
 
 At the end of the run, every entry that matches no collected test (deselected tests count as
 collected) is named (:meth:`Expectations.unmatched`): *stale* when its module (or, for a
@@ -60,6 +62,8 @@ from ovconform.errors import ExpectationError
 key = pytest.StashKey["Expectations"]()
 #: The condition name that reads the run's ``--ovconform-depth`` (quick, standard, exhaustive).
 DEPTH_CLAUSE = "ovconform-depth"
+#: The condition name that reads the run's ``--ovconform-models`` tier (quick, full).
+MODELS_CLAUSE = "ovconform-models"
 
 
 _CLAUSE = re.compile(r"^\s*([A-Za-z_][\w.:-]*)\s+(has|lacks|is not|is)\s+(\S(?:.*\S)?)\s*$")

@@ -158,11 +158,27 @@ def test_an_entry_conditioned_on_the_depth_applies_only_at_that_depth(pytester: 
     deep.assert_outcomes(passed=1, xfailed=1)
 
 
+def test_an_entry_conditioned_on_the_models_tier_applies_only_in_that_tier(pytester: pytest.Pytester) -> None:
+    """``[ovconform-models is full]``: the run's --ovconform-models tier. In the default (quick) run
+    the entry neither marks its test nor is named stale; with --ovconform-models full it marks it."""
+    device = pytester.makepyfile(mydev=fake_device_module("MYDEV", "MyDev"))
+    pytester.makepyfile(test_suite=SUITE)
+    exp = pytester.makefile(".txt", expect="""
+        test_suite.py::test_broken  # [ovconform-models is full] PERF_COUNT defaults to False
+    """)
+    quick = pytester.runpytest_subprocess(f"--plugin={device}", "test_suite.py", f"--ovconform-expectations={exp}")
+    quick.assert_outcomes(passed=1, failed=1)
+    assert not [line for line in quick.outlines if "matches no collected test" in line]
+    full = pytester.runpytest_subprocess(f"--plugin={device}", "test_suite.py", f"--ovconform-expectations={exp}",
+                                         "--ovconform-models=full")
+    full.assert_outcomes(passed=1, xfailed=1)
+
+
 @pytest.mark.parametrize("name", ["openvino-CPU", "openvino-HETERO-CPU"])
 def test_the_bundled_files_parse(tmp_path: Path, name: str) -> None:
     from ovconform.host import expectations
     from ovconform.reports.collection import suites_root
 
     entries = expectations.load(name, tmp_path, suites_root() / "expectations")
-    assert entries and all(c.name in ("OPTIMIZATION_CAPABILITIES", "DEVICE_ARCHITECTURE", expectations.DEPTH_CLAUSE)
-                           for e in entries for c in e.when)
+    assert entries and all(c.name in ("OPTIMIZATION_CAPABILITIES", "DEVICE_ARCHITECTURE", expectations.DEPTH_CLAUSE,
+                                      expectations.MODELS_CLAUSE) for e in entries for c in e.when)
