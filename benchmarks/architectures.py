@@ -73,7 +73,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 #: Needs ~10 GB to build and serialize: measured only when named in ``--models``.
-OPT_IN = ("llama_decoder_1b",)
+OPT_IN = ("llama_decoder_1b", "llama_decoder_1b_u4", "llama_decoder_1b_i4")
 #: The architectures issue #26 measured first (ImageNet classifiers): their geomeans stay reported apart.
 ISSUE26_MODELS = ("resnet50", "densenet121", "inception_v2", "shufflenet_v2", "mobilenet_v3_small",
                   "efficientnet_b0")
