@@ -6,16 +6,15 @@ fault lives in the device's own program (its Loop kernels), never in REFERENCE's
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from ovconform import properties as P
-from ovconform.ir import Model
-from reference_plugin.compiled_model import ReferenceCompiledModel
 from reference_plugin.ops._common_subgraph import gather_outputs, iteration_setup
 from reference_plugin.ops.op_loop import Loop
-from reference_plugin.plugin import ReferencePlugin
+
+try:  # as a --plugin module (tests/plugins on the path) and as plugins.<module> (in-process)
+    from patched_reference import PatchedReference
+except ImportError:
+    from plugins.patched_reference import PatchedReference
 
 
 class _LateCondition(Loop):
@@ -49,25 +48,11 @@ class _LateCondition(Loop):
                               self.out_dtypes)
 
 
-class LoopConditionOneLate(ReferencePlugin):
+class LoopConditionOneLate(PatchedReference):
     """Loop reads its body condition one iteration late: a generation loop emits one token past the end token."""
 
     device_name = "MODELFAULT_LOOP_LATE_COND"
-
-    def _swap(self, compiled: ReferenceCompiledModel) -> None:
-        for step in compiled.program.steps:
-            if step.node.type_name == "Loop":
-                step.kernel = _LateCondition(step.node)
-
-    def _compile_model(self, model: Model, config: P.PropertyStore, context: Any) -> Any:
-        compiled = super()._compile_model(model, config, context)
-        self._swap(compiled)
-        return compiled
-
-    def _import_model(self, blob: bytes, config: P.PropertyStore, context: Any) -> Any:
-        compiled = super()._import_model(blob, config, context)
-        self._swap(compiled)
-        return compiled
+    kernels = {"Loop": {5: _LateCondition}}
 
 
 #: class name -> the architectures it fails.

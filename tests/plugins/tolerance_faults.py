@@ -27,6 +27,11 @@ from reference_plugin.ops._common_types import from_compute, to_compute
 from reference_plugin.ops.op_scaled_dot_product_attention import ScaledDotProductAttention
 from reference_plugin.plugin import ReferencePlugin
 
+try:  # as a --plugin module (tests/plugins on the path) and as plugins.<module> (in-process)
+    from patched_reference import PatchedReference
+except ImportError:
+    from plugins.patched_reference import PatchedReference
+
 #: Terms a blocked sum adds exactly before it rounds (a vector register's width of products).
 BLOCK = 4
 #: The transformed length from which the faulty DFT takes its long-transform path.
@@ -103,7 +108,7 @@ class AttentionKernel(ScaledDotProductAttention):
         return (from_compute(blocked_matmul(weights, v64, r), self.out_types[0]),)
 
 
-class _AttentionDevice(ReferencePlugin):
+class _AttentionDevice(PatchedReference):
     """REFERENCE with :attr:`kernel` for every ScaledDotProductAttention (after compile and import)."""
 
     kernel: type[AttentionKernel] = AttentionKernel
@@ -112,16 +117,6 @@ class _AttentionDevice(ReferencePlugin):
         for step in compiled.program.steps:
             if step.node.type_name == "ScaledDotProductAttention":
                 step.kernel = self.kernel(step.node)
-
-    def _compile_model(self, model: Model, config: P.PropertyStore, context: Any) -> Any:
-        compiled = super()._compile_model(model, config, context)
-        self._patch(compiled)
-        return compiled
-
-    def _import_model(self, blob: bytes, config: P.PropertyStore, context: Any) -> Any:
-        compiled = super()._import_model(blob, config, context)
-        self._patch(compiled)
-        return compiled
 
 
 def _kernel(name: str, precision: Type, scaled: bool = True, softmax: Type | None = None) -> type[AttentionKernel]:
