@@ -164,9 +164,11 @@ def test_a_run_is_reported_per_inference_and_a_decoder_per_prefill_and_decode_st
     assert "decode" not in script._timing([[1.0], [2.0]], stateful=True)  # a stateful model of one step
 
 
-def test_models_selects_every_architecture_but_the_opt_in_decoder(capsys: pytest.CaptureFixture[str]) -> None:
+def test_models_selects_every_architecture_but_the_opt_in_decoders(capsys: pytest.CaptureFixture[str]) -> None:
     script = _script()
-    assert script.default_models() == [a.name for a in models.architectures("full") if a.name != "llama_decoder_1b"]
+    big = ("llama_decoder_1b", "llama_decoder_1b_u4", "llama_decoder_1b_i4")
+    assert set(script.OPT_IN) == set(big) <= {a.name for a in models.architectures("full")}
+    assert script.default_models() == [a.name for a in models.architectures("full") if a.name not in big]
     assert {"bert_base", "whisper_tiny_encoder", "yolo_detector", "rnn_tagger", "llama_decoder", "llama_decoder_u4",
             "llama_decoder_i4", "greedy_decoder", "resnet50"} <= set(script.default_models())
     with pytest.raises(SystemExit):
