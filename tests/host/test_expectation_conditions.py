@@ -141,37 +141,24 @@ def test_a_run_applies_the_entries_whose_condition_the_device_meets(pytester: py
     result.stderr.fnmatch_lines(["*bad.txt:1: condition clause 'OPTIMIZATION_CAPABILITIES with FP16' is not*"])
 
 
-def test_an_entry_conditioned_on_the_depth_applies_only_at_that_depth(pytester: pytest.Pytester) -> None:
-    """``[ovconform-depth is exhaustive]``: the run's depth, not a device property. At the standard
-    depth the entry neither marks its test nor is named stale (its case runs only at exhaustive
-    depth); at exhaustive depth it marks it."""
+@pytest.mark.parametrize(("condition", "option"), [("ovconform-depth is exhaustive", "--ovconform-depth=exhaustive"),
+                                                  ("ovconform-models is full", "--ovconform-models=full")])
+def test_an_entry_conditioned_on_the_run_applies_only_in_that_run(pytester: pytest.Pytester, condition: str,
+                                                                  option: str) -> None:
+    """``[ovconform-depth is exhaustive]`` / ``[ovconform-models is full]``: the run's depth or model
+    tier, not a device property. In a default run the entry neither marks its test nor is named
+    stale (its test runs only in that other run); in that run it marks it."""
     device = pytester.makepyfile(mydev=fake_device_module("MYDEV", "MyDev"))
     pytester.makepyfile(test_suite=SUITE)
-    exp = pytester.makefile(".txt", expect="""
-        test_suite.py::test_broken  # [ovconform-depth is exhaustive] PERF_COUNT defaults to False
+    exp = pytester.makefile(".txt", expect=f"""
+        test_suite.py::test_broken  # [{condition}] PERF_COUNT defaults to False
     """)
-    standard = pytester.runpytest_subprocess(f"--plugin={device}", "test_suite.py", f"--ovconform-expectations={exp}")
-    standard.assert_outcomes(passed=1, failed=1)
-    assert not [line for line in standard.outlines if "matches no collected test" in line]
-    deep = pytester.runpytest_subprocess(f"--plugin={device}", "test_suite.py", f"--ovconform-expectations={exp}",
-                                         "--ovconform-depth=exhaustive")
-    deep.assert_outcomes(passed=1, xfailed=1)
-
-
-def test_an_entry_conditioned_on_the_models_tier_applies_only_in_that_tier(pytester: pytest.Pytester) -> None:
-    """``[ovconform-models is full]``: the run's --ovconform-models tier. In the default (quick) run
-    the entry neither marks its test nor is named stale; with --ovconform-models full it marks it."""
-    device = pytester.makepyfile(mydev=fake_device_module("MYDEV", "MyDev"))
-    pytester.makepyfile(test_suite=SUITE)
-    exp = pytester.makefile(".txt", expect="""
-        test_suite.py::test_broken  # [ovconform-models is full] PERF_COUNT defaults to False
-    """)
-    quick = pytester.runpytest_subprocess(f"--plugin={device}", "test_suite.py", f"--ovconform-expectations={exp}")
-    quick.assert_outcomes(passed=1, failed=1)
-    assert not [line for line in quick.outlines if "matches no collected test" in line]
-    full = pytester.runpytest_subprocess(f"--plugin={device}", "test_suite.py", f"--ovconform-expectations={exp}",
-                                         "--ovconform-models=full")
-    full.assert_outcomes(passed=1, xfailed=1)
+    default = pytester.runpytest_subprocess(f"--plugin={device}", "test_suite.py", f"--ovconform-expectations={exp}")
+    default.assert_outcomes(passed=1, failed=1)
+    assert not [line for line in default.outlines if "matches no collected test" in line]
+    other = pytester.runpytest_subprocess(f"--plugin={device}", "test_suite.py", f"--ovconform-expectations={exp}",
+                                          option)
+    other.assert_outcomes(passed=1, xfailed=1)
 
 
 @pytest.mark.parametrize("name", ["openvino-CPU", "openvino-HETERO-CPU"])

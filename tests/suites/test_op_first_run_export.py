@@ -10,15 +10,11 @@ One serial pytest run in a temporary folder: the op suite on one op (Abs-1) at s
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _session import once_per_session
+from _session import once_per_session, run_devices
 from plugins import export_faulty_devices as faulty
 from test_api_faults import assert_fails_exactly
 
@@ -26,7 +22,6 @@ from ovconform.suites import _models
 from ovconform.suites import _op_runner as R
 from ovconform.suites.test_op_conformance import STIMULUS_AT_STANDARD, CaseId, has_import_export
 
-PLUGINS = Path(faulty.__file__).resolve().parent
 SUITES = Path(_models.__file__).resolve().parent
 OP = "Abs-1"
 FAULT = "ExportBreaksCompiled"
@@ -35,22 +30,9 @@ Records = dict[str, list[dict[str, Any]]]
 
 
 def _run(workdir: Path) -> Records:
-    reports = workdir / "reports"
-    cmd = [sys.executable, "-m", "pytest", str(SUITES / "test_op_conformance.py"),
-           f"--plugin=export_faulty_devices:{FAULT}", "--plugin=reference", "-q", "-p", "no:cacheprovider",
-           "-p", "no:randomly", "-p", "no:xdist", f"--ovconform-report-dir={reports}", "-k", OP]
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_CURRENT"))}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PLUGINS), os.environ.get("PYTHONPATH")]))
-    env["OVCONFORM_EXAMPLES"] = "3"
-    env["OVCONFORM_DEPTH"] = "standard"
-    workdir.mkdir(parents=True, exist_ok=True)
-    proc = subprocess.run(cmd, cwd=workdir, env=env, capture_output=True, text=True, timeout=900, check=False)
-    out: Records = {}
-    for name, device in ((FAULT, faulty.ExportBreaksCompiled.device_name), ("REFERENCE", "REFERENCE")):
-        path = reports / device / "conformance.json"
-        assert path.exists(), f"no report for {name}; pytest said:\n{proc.stdout[-3000:]}\n{proc.stderr[-2000:]}"
-        out[name] = json.loads(path.read_text())["records"]
-    return out
+    docs = run_devices(workdir, [f"export_faulty_devices:{FAULT}", "reference"], str(SUITES / "test_op_conformance.py"),
+                       "-p", "no:xdist", "-k", OP, "--ovconform-depth", "standard", "--ovconform-examples", "3")
+    return {FAULT: docs[faulty.ExportBreaksCompiled.device_name]["records"], "REFERENCE": docs["REFERENCE"]["records"]}
 
 
 @pytest.fixture(scope="module")
