@@ -314,7 +314,9 @@ def memory_budget(model: Any, shapes: list[Shapes] | None = None) -> dict[str, i
     held = {(id(v.node), v.index) for r in [*model.get_results(), *model.get_sinks()] for v in r.input_values()}
 
     def nbytes(node: Any, i: int, at: Shapes | None) -> int:
-        shape = at[(id(node), i)] if at is not None else node.get_output_partial_shape(i).to_shape()
+        shape = at.get((id(node), i)) if at is not None else None
+        if shape is None:  # a static shape (the model's, or a Constant-only subgraph's: not probed)
+            shape = node.get_output_partial_shape(i).to_shape()
         return int(math.prod(shape)) * node.get_output_element_type(i).bitwidth // 8
 
     from ovconform.ir._subgraph import all_nodes
@@ -340,9 +342,14 @@ def step_shapes(model: Any, steps: list[dict[str, np.ndarray]]) -> list[Shapes]:
     output a Result (state carried from step to step, as on one request). The probe's Results
     join ``model``'s nodes: call it on a model that has been serialized already."""
     from ovconform import Model, opset
+    from ovconform.ir._subgraph import constant_subgraph_nodes
     from reference_plugin.evaluate import ModelRunner
 
-    outputs = [o for n in model.get_ordered_ops() if n.type_name not in ("Result", "Assign") for o in n.outputs()]
+    # a Constant-only subgraph (weight decompression) has static shapes and would hold a decompressed
+    # copy of every weight as Results (tens of GB for a 1.1B decoder): its shapes come from the model
+    constant = {id(n) for n in constant_subgraph_nodes(model.get_ordered_ops())}
+    outputs = [o for n in model.get_ordered_ops()
+               if n.type_name not in ("Result", "Assign", "Constant") and id(n) not in constant for o in n.outputs()]
     probe = Model([opset.result(o) for o in outputs], model.get_sinks(), model.get_parameters(), "shape_probe")
     runner = ModelRunner(probe)
     names = [p.friendly_name for p in model.get_parameters()]

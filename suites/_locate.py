@@ -19,6 +19,7 @@ import numpy as np
 
 from ovconform import opset
 from ovconform.ir import Model, Node
+from ovconform.ir._subgraph import constant_subgraph_nodes
 from ovconform.suites import _op_runner as R
 from ovconform.tolerances import compare
 
@@ -49,17 +50,6 @@ class Divergence:
 PROBE_CONSTANT_BYTES = 256 << 20
 
 
-def _constant_subgraphs(nodes: Sequence[Node]) -> list[Node]:
-    """The nodes (in ``nodes``' topological order) whose value depends on Constants only."""
-    constant: set[int] = set()
-    for n in nodes:
-        if n.type_name == "Constant" or (n.type_name not in ("Parameter", "ReadValue", "Assign", "Result")
-                                         and n.get_input_size()
-                                         and all(id(s.node) in constant for s in n.input_values())):
-            constant.add(id(n))
-    return [n for n in nodes if id(n) in constant and n.type_name != "Constant"]
-
-
 def _output_bytes(node: Node) -> int:
     total = 0
     for out in node.outputs():
@@ -72,7 +62,7 @@ def _output_bytes(node: Node) -> int:
 def _probe(model: Model) -> tuple[Model, list[Node]]:
     clone = model.clone()
     ordered = clone.get_ordered_ops()
-    constant = _constant_subgraphs(ordered)
+    constant = constant_subgraph_nodes(ordered)
     left_out = {id(n) for n in constant} if sum(map(_output_bytes, constant)) > PROBE_CONSTANT_BYTES else set()
     nodes = [n for n in ordered if n.type_name not in _SKIP and id(n) not in left_out]
     results = [opset.result(o) for n in nodes for o in n.outputs()]

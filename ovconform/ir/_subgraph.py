@@ -124,6 +124,19 @@ def all_nodes(model: Model) -> list[Node]:
     return out
 
 
+def constant_subgraph_nodes(nodes: Sequence[Node]) -> list[Node]:
+    """The nodes of ``nodes`` (a topological order) other than Constants whose value depends on
+    Constants only: weight decompression (Convert, Subtract, Multiply of u4/i4/u8 weights) and the
+    like. Their shapes are static and their values the same at every inference."""
+    constant: set[int] = set()
+    for n in nodes:
+        if n.type_name == "Constant" or (n.type_name not in ("Parameter", "ReadValue", "Assign", "Result")
+                                         and n.get_input_size()
+                                         and all(id(s.node) in constant for s in n.input_values())):
+            constant.add(id(n))
+    return [n for n in nodes if id(n) in constant and n.type_name != "Constant"]
+
+
 def check_port_maps(node: Node) -> None:
     """Check the shape of a control-flow node's sub-graph attributes: the kinds, the counts and
     every index in range. Raises ValidationError saying which description is wrong."""

@@ -84,6 +84,27 @@ def test_budget_of_a_stateful_model_follows_each_steps_shapes() -> None:
     assert script.memory_budget(model, shapes[:1])["activations"] == 64
 
 
+def test_step_shapes_leave_out_constant_subgraphs_and_the_budget_counts_them_statically() -> None:
+    # a u8 weight decompressed (Convert, Multiply: 4 KiB f32) feeding a MatMul on a growing state:
+    # the probe must not hold the decompressed weight as a Result at every step (a decompressed copy
+    # of every weight: what ran a 1.1B u4 decoder out of memory), yet the budget still counts it
+    x = ops.parameter([1, 32], Type.f32, name="x")
+    w8 = ops.constant(np.arange(1024, dtype=np.uint8).reshape(32, 32), Type.u8)
+    weight = ops.multiply(ops.convert(w8, Type.f32), ops.constant(np.full((1, 32), 0.5, np.float32), Type.f32))
+    past = ops.read_value(ops.constant(np.zeros((1, 0), np.float32), Type.f32), "cache", Type.f32, [1, -1])
+    full = ops.concat([past, ops.matmul(x, weight, False, False)], 1)
+    model = Model([ops.relu(full)], [ops.assign(full, "cache")], [x], "decompressed")
+    script = _script()
+    shapes = script.step_shapes(model, [{"x": np.ones((1, 32), np.float32)} for _ in range(2)])
+    assert all((id(weight), 0) not in at for at in shapes)  # not probed: no Result held it
+    assert [at[(id(full), 0)] for at in shapes] == [(1, 32), (1, 64)]
+    # weights: 1 KiB u8 + 128 B scale; the decompressed weight (4 KiB) is alive with x, the MatMul,
+    # past and the Concat
+    budget = script.memory_budget(model, shapes)
+    assert budget["weights"] == 1024 + 128
+    assert budget["activations"] >= 4096 + 128 + 128 + 256
+
+
 @pytest.mark.openvino
 @pytest.mark.parametrize("runtime", ["REFERENCE", "OpenVINO"])
 def test_a_runtime_binds_inputs_by_name_and_starts_each_run_from_the_initial_state(tmp_path: Path,
