@@ -60,7 +60,7 @@ from ovconform.ir._subgraph import (
     SliceInputDescription,
     SpecialBodyPorts,
 )
-from ovconform.ir._types import Type, byte_size
+from ovconform.ir._types import Type, as_type, byte_size
 
 __all__ = ["read_model"]
 
@@ -91,7 +91,7 @@ def read_model(xml: XmlSource, weights: WeightsSource = None) -> Model:
     text, xml_file = _load_xml(xml)
     blob = _load_weights(weights, xml_file)
     root = _parse(text)
-    return _Reader(root, blob).build()
+    return _Reader(root, _aligned(root, blob)).build()
 
 
 # -- sources ------------------------------------------------------------------------------------
@@ -141,6 +141,54 @@ def _load_weights(weights: Any, xml_file: str | None) -> bytes | None:
     if isinstance(weights, (str, os.PathLike)):
         return _read_file(os.fspath(weights), "weights", None)
     raise ReadModelError(f"read_model(): weights must be bytes, a uint8 array or a path, not {type(weights).__name__}.")
+
+
+#: Where :func:`_aligned` places each constant's bytes: a multiple of this many bytes.
+ALIGNMENT = 8
+
+
+def _aligned(root: ET.Element, blob: bytes | None) -> bytes | memoryview | None:
+    """``blob``, or, when a numeric constant's bytes sit at an offset that is not a multiple of its
+    element size (``openvino.save_model`` packs constants one after another: an f32 weight after a
+    u8 or f16 one), a copy with every constant at a multiple of :data:`ALIGNMENT` and the Const
+    layers' ``offset`` attributes rewritten to match. The constants are views of these bytes:
+    views at unaligned addresses would send every numpy BLAS product with them down its slow
+    unaligned path (~10x) at each inference. The copy replaces ``blob`` (read from a path, the
+    file's bytes are then released): the weights stay held once. A malformed Const is left as it
+    is, for the reader to name."""
+    if not blob:
+        return blob
+    spans: list[tuple[ET.Element, int, int]] = []
+    misaligned = np.frombuffer(blob, np.uint8, count=1).ctypes.data % ALIGNMENT != 0
+    for layer in root.iter("layer"):
+        data = layer.find("data") if layer.get("type") == "Const" else None
+        if data is None:
+            continue
+        try:
+            offset, size = int(data.get("offset", "")), int(data.get("size", ""))
+            et = as_type(data.get("element_type", ""))
+        except (TypeError, ValueError, ValidationError):
+            return blob
+        if offset < 0 or size < 0 or offset + size > len(blob):
+            return blob
+        spans.append((data, offset, size))
+        numeric = not et.is_packed() and et.name not in ("string", "boolean")
+        misaligned = misaligned or (numeric and offset % min(et.to_dtype().itemsize, ALIGNMENT) != 0)
+    if not misaligned:
+        return blob
+    where: dict[tuple[int, int], int] = {}
+    end = 0
+    for offset, size in sorted({(o, n) for _, o, n in spans}):
+        end += -end % ALIGNMENT
+        where[(offset, size)] = end
+        end += size
+    pool = bytearray(end)
+    view = memoryview(blob)
+    for (offset, size), at in where.items():
+        pool[at:at + size] = view[offset:offset + size]
+    for data, offset, size in spans:
+        data.set("offset", str(where[(offset, size)]))
+    return memoryview(pool).toreadonly()  # read-only, as bytes are, with no third copy
 
 
 # -- XML parsing (no DTD, ever) -------------------------------------------------------------------
@@ -208,7 +256,8 @@ class _Layer:
 
 
 class _Reader:
-    def __init__(self, root: ET.Element, weights: bytes | None, body_of: str | None = None, depth: int = 0) -> None:
+    def __init__(self, root: ET.Element, weights: bytes | memoryview | None, body_of: str | None = None,
+                 depth: int = 0) -> None:
         self.root = root
         self.weights = weights
         self.body_of = body_of  # "layer id=N (If 'x') then_body" while reading a sub-graph body
@@ -626,7 +675,7 @@ def _element_count(shape: list[int], label: str) -> int:
     return count
 
 
-def _view(weights: bytes | None, et: Type, shape: list[int], offset: int, count: int) -> np.ndarray:
+def _view(weights: bytes | memoryview | None, et: Type, shape: list[int], offset: int, count: int) -> np.ndarray:
     dtype = et.to_dtype().newbyteorder("<") if et.to_dtype().itemsize > 1 else et.to_dtype()
     if count == 0 or weights is None:
         arr = np.zeros(shape, dtype=et.to_dtype())

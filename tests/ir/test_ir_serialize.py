@@ -24,6 +24,7 @@ from ovconform.errors import ValidationError
 from ovconform.ir import ALL_TYPES, REQUIRED, Dimension, all_opdefs
 from ovconform.ir._ir_common import format_attr, format_dim, format_names, parse_attr, parse_dim, parse_names
 from ovconform.opcases import all_case_keys, case_strategy
+from reference_plugin.evaluate import evaluate
 
 _QUIET = list(HealthCheck)
 RANDOM_GRAPHS = settings(max_examples=300, deadline=None, derandomize=True, database=None, suppress_health_check=_QUIET)
@@ -193,6 +194,43 @@ def test_identical_constants_share_their_bytes_deterministically() -> None:
     assert len(weights) == 17  # the empty Constant: one zero byte, as openvino.save_model writes it
     assert re.findall(r'offset="(\d+)" size="(\d+)"', xml.decode()) == [("0", "16"), ("0", "16"), ("16", "1")]
     assert serialize(model) == (xml, weights)
+
+
+def _constants(model: Model) -> dict[str, np.ndarray]:
+    return {str(n.data.dtype) + str(n.data.shape): n.data for n in model.get_ordered_ops() if n.type_name == "Constant"}
+
+
+def _byte_then_float() -> Model:
+    """Three u8 bytes, then an f32 and an i64 constant: openvino.save_model (and serialize) packs
+    them one after another, so the f32 bytes start at offset 3 and the i64 ones at 19."""
+    p = ops.parameter([4], name="p")
+    return Model([ops.add(ops.convert(ops.constant(np.array([7, 8, 9], np.uint8)), Type.f32),
+                          ops.reduce_sum(ops.multiply(p, ops.constant(np.arange(4, dtype=np.float32) - 1.25)),
+                                         ops.constant(np.array([0], np.int64)), True))], [p], name="unaligned")
+
+
+def test_unaligned_constants_read_as_aligned_values_of_their_bytes() -> None:
+    # numpy's BLAS products take a slow path (~10x) on arrays at unaligned addresses
+    model = _byte_then_float()
+    xml, weights = serialize(model)
+    spans = re.findall(r'offset="(\d+)" size="(\d+)"', xml.decode())
+    assert spans == [("0", "3"), ("3", "16"), ("19", "8")]  # as openvino.save_model packs them
+    back = read_model(xml, weights)
+    values = _constants(back)
+    assert all(a.flags.aligned and not a.flags.writeable for a in values.values())
+    for key, value in _constants(model).items():
+        assert values[key].tobytes() == value.tobytes()
+    assert serialize(back) == (xml, weights)  # the same document and bytes written back
+    np.testing.assert_array_equal(evaluate(back, {"p": np.ones(4, np.float32)})[0], [8.0, 9.0, 10.0])
+
+
+def test_aligned_constants_are_views_of_the_weights_given() -> None:
+    p = ops.parameter([4], name="p")
+    model = Model([ops.multiply(ops.add(p, ops.constant(np.arange(4, dtype=np.float32))),
+                                ops.constant(np.full(4, 2.0, np.float32)))], [p], name="aligned")
+    xml, weights = serialize(model)
+    held = np.frombuffer(weights, np.uint8)
+    assert all(np.shares_memory(a, held) for a in _constants(read_model(xml, weights)).values())
 
 
 def test_rt_info_spelling_node_user_data_and_model_sections() -> None:
