@@ -147,7 +147,7 @@ _FAST: dict[type[OpRun], type[OpRun]] = {}
 _FORMULA_OF: dict[type, type[OpRun]] = {}
 #: The modules that register routes (imported on first use, in this order).
 ROUTE_MODULES: tuple[str, ...] = ("elementwise", "gelu", "softmax", "mvn", "matmul", "convolution", "pooling",
-                                 "batch_norm", "swish")
+                                 "batch_norm", "swish", "attention")
 _loaded = False
 _lock = threading.RLock()  # programs are compiled from several threads at once
 

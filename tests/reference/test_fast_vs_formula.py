@@ -59,6 +59,7 @@ PINNED: frozenset[tuple[str, int, str] | str] = frozenset([
     ("BatchNormInference", 1, "batchnorm-blocks"), ("BatchNormInference", 5, "batchnorm-blocks"),
     ("Swish", 4, "swish-blocks"),
     ("AvgPool", 1, "avgpool-separable"), ("AvgPool", 14, "avgpool-separable"), ("AvgPool", 16, "avgpool-separable"),
+    ("ScaledDotProductAttention", 13, "sdpa-blocks"),
     "chains", "in-place", "intra-op-threads", "process-streams",
 ])
 
@@ -551,11 +552,52 @@ def avgpool_cases(route: Route) -> Iterator[Case]:
             yield Case(f"AvgPool-{route.since} {t} {label}", node, [x], threads=threads)
 
 
+def sdpa_cases(route: Route) -> Iterator[Case]:
+    """Heads of 384 query rows, key/value shared by the heads, each mask kind (a boolean padding
+    mask, a float mask with -inf rows), causal, the scale input, each float type, hard values;
+    small slices (the formula). More in tests/reference/test_fast_attention.py."""
+    rng = np.random.default_rng(43)
+
+    def case(label: str, t: Type, q: tuple[int, ...], kv: tuple[int, ...], mask: np.ndarray | None = None,
+             scale: float | None = None, causal: bool = False, hard: bool = False) -> Case:
+        held = t.to_dtype() if t != Type.bf16 else np.float32
+        arrays = [sprinkled(rng, s, held, 2.0) if hard else (rng.standard_normal(s) * 2).astype(held)
+                  for s in (q, kv, kv)]
+        if t == Type.bf16:
+            from ovconform.ir import f32_to_bf16
+
+            arrays = [f32_to_bf16(a) for a in arrays]
+        params = [_param(a.shape, t, n) for a, n in zip(arrays, "qkv", strict=True)]
+        extra: list[Node] = []
+        if mask is not None or scale is not None:
+            m = mask if mask is not None else np.zeros((), t.to_dtype())
+            arrays.append(m)
+            extra.append(_param(m.shape, Type.boolean if m.dtype == np.bool_ else t, "mask"))
+        if scale is not None:
+            arrays.append(np.array(scale, t.to_dtype()))
+            extra.append(_param([], t, "scale"))
+        node = ops.scaled_dot_product_attention(*params, *extra, causal=causal)
+        return Case(f"ScaledDotProductAttention {t} {label}", node, arrays, threads=(1, 2))
+
+    padding = rng.random((2, 1, 1, 300)) > 0.2
+    padding[1, ..., :] = False  # the second batch masked everywhere: NaN
+    float_mask = (rng.standard_normal((384, 300)) * 3).astype(np.float32)
+    float_mask[5] = -np.inf
+    yield case("(1, 6, 384, 64)", Type.f32, (1, 6, 384, 64), (1, 6, 384, 64))
+    yield case("K/V shared by 4 heads, boolean padding mask", Type.f32, (2, 4, 200, 32), (2, 1, 300, 32), padding)
+    yield case("float mask with a -inf row, scale", Type.f32, (1, 2, 384, 32), (1, 2, 300, 32), float_mask, 0.3)
+    yield case("causal, hard values", Type.f32, (1, 2, 300, 32), (1, 2, 300, 32), causal=True, hard=True)
+    yield case("f16 causal", Type.f16, (1, 2, 200, 32), (1, 2, 250, 32), causal=True)
+    yield case("bf16 boolean mask", Type.bf16, (2, 2, 130, 32), (2, 2, 140, 32), rng.random((130, 140)) > 0.5)
+    yield case("f64 scale, hard values", Type.f64, (1, 3, 140, 32), (1, 3, 130, 32), scale=-0.7, hard=True)
+    yield case("small slices (the formula)", Type.f32, (2, 8, 64, 32), (2, 8, 64, 32))
+
+
 CASES: dict[str, Callable[[Route], Iterator[Case]]] = {
     "unary-blocks": unary_blocks_cases, "gelu-erf-f32": gelu_cases, "softmax-f32": softmax_cases,
     "mvn-f32-rows": mvn_cases, "matmul-few-rows": matmul_cases, "conv-lowering": conv_cases,
     "maxpool-separable": maxpool_cases, "writer": writer_cases, "batchnorm-blocks": batchnorm_cases,
-    "swish-blocks": swish_cases, "avgpool-separable": avgpool_cases,
+    "swish-blocks": swish_cases, "avgpool-separable": avgpool_cases, "sdpa-blocks": sdpa_cases,
 }
 
 
