@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import functools
 import math
-import threading
 from collections.abc import Iterable
 
 import numpy as np
@@ -56,6 +55,7 @@ from numpy.lib.stride_tricks import as_strided
 from ovconform.errors import InferError
 from reference_plugin.fast import accumulation, kernel_route
 from reference_plugin.fast.parallel import BLOCK_BYTES, SPLIT_MIN, map_shared, threads
+from reference_plugin.fast.rows import workspace
 from reference_plugin.ops._common_window import Plan, WindowSpec
 from reference_plugin.ops.op_convolution import Convolution
 from reference_plugin.ops.op_group_convolution import GroupConvolution
@@ -64,15 +64,14 @@ from reference_plugin.ops.op_group_convolution import GroupConvolution
 #: that read padding (to be zeroed). A ``None`` box: that tap reads only padding.
 TapCopy = tuple[tuple[slice, ...] | None, tuple[slice, ...] | None, tuple[tuple[slice, ...], ...]]
 
-#: Scratch buffers (the lowered input) kept per thread, most recent last: how many, and the
-#: bytes they may hold together (a fresh array costs page faults on the main thread's heap each
-#: call: glibc returns the freed top of the heap to the system). Kept buffers are memory the
-#: process holds between inferences: the row lowering's blocks fit (:data:`ROWS_BLOCK_BYTES`),
-#: a larger im2col matrix is made per call. (64 MiB before: DenseNet-121 kept 9 MiB of them, a
-#: quarter of its weights, and its peak RSS above the no-model process was 1.9x the budget.)
-_SCRATCH_KEEP = 4
-_SCRATCH_MAX_BYTES = 2 * BLOCK_BYTES
-_scratch_local = threading.local()
+#: The lowered input (the row lowering's blocks, an im2col matrix) lives in the thread's one work
+#: buffer (:func:`reference_plugin.fast.rows.workspace`, shared with the row-wise routes' work
+#: arrays), kept between inferences (a fresh array costs page faults on the main thread's heap
+#: each call: glibc returns the freed top of the heap to the system) up to
+#: :data:`~reference_plugin.fast.rows.WORKSPACE_BYTES`: the row lowering's blocks fit
+#: (:data:`ROWS_BLOCK_BYTES`), a larger im2col matrix is made per call. (64 MiB of own buffers
+#: before: DenseNet-121 kept 9 MiB of them, a quarter of its weights; then up to 4 own buffers of
+#: 1 MiB together, beside the row-wise routes' own 512 KiB.)
 #: The row lowering copies the input rows of this many bytes at a time (at least the rows of one
 #: output row): the rows of a block of output rows, then that block's GEMMs, then the next.
 ROWS_BLOCK_BYTES = 2 * BLOCK_BYTES
@@ -406,21 +405,10 @@ def _lowered_rows(x: np.ndarray, plan: Plan, copies: tuple[TapCopy, ...], first:
 
 
 def _scratch(shape: tuple[int, ...], dtype: np.dtype) -> np.ndarray:
-    """An uninitialised array of ``shape`` and ``dtype`` owned by this thread, reused by later
-    calls with the same shape (the callers overwrite every element and never return it)."""
-    nbytes = math.prod(shape) * np.dtype(dtype).itemsize
-    if nbytes > _SCRATCH_MAX_BYTES:
-        return np.empty(shape, dtype)
-    cache: dict[tuple[tuple[int, ...], np.dtype], np.ndarray] = _scratch_local.__dict__.setdefault("arrays", {})
-    key = (shape, np.dtype(dtype))
-    arr = cache.pop(key, None)
-    if arr is None:
-        arr = np.empty(shape, dtype)
-        while cache and (len(cache) >= _SCRATCH_KEEP
-                         or sum(a.nbytes for a in cache.values()) + nbytes > _SCRATCH_MAX_BYTES):
-            cache.pop(next(iter(cache)))
-    cache[key] = arr  # most recently used last
-    return arr
+    """An uninitialised array of ``shape`` and ``dtype`` in this thread's work buffer
+    (:func:`~reference_plugin.fast.rows.workspace`; the callers overwrite every element, never
+    return it, and call nothing that asks for a workspace while they hold it)."""
+    return workspace(shape, dtype)
 
 
 @functools.lru_cache(maxsize=512)

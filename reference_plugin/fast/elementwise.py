@@ -19,7 +19,6 @@ step (:mod:`.inplace`) call per block.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +27,7 @@ import numpy as np
 from ovconform.ir import Type
 from reference_plugin.fast import EXACT, kernel_route, writer_for, writer_route
 from reference_plugin.fast.parallel import BLOCK_BYTES, SPLIT_MIN, map_shared, threads
+from reference_plugin.fast.rows import workspace
 from reference_plugin.ops import load_op, registered_ops
 from reference_plugin.ops._common_binary import BinaryOp
 from reference_plugin.ops._common_unary import UnaryOp
@@ -101,20 +101,15 @@ def sigmoid_into(x: np.ndarray, out: np.ndarray) -> None:
     np.divide(1, out, out=out)
 
 
-_work = threading.local()
-
-
 def _chunks(x: np.ndarray, out: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """``(x part, out part, work)``: C-contiguous ``x`` and ``out`` (of one shape and dtype) in
-    parts of :data:`CHUNK` elements, each with a work array of its size kept by this thread; other
-    layouts in one part with a new work array."""
+    parts of :data:`CHUNK` elements, each with a work array of its size in this thread's work
+    buffer (:func:`~reference_plugin.fast.rows.workspace`, kept between calls); other layouts in
+    one part with a new work array."""
     if not (x.flags.c_contiguous and out.flags.c_contiguous):
         yield x, out, np.empty(out.shape, out.dtype)
         return
-    buffers: dict[np.dtype[Any], np.ndarray] = _work.__dict__.setdefault("buffers", {})
-    work = buffers.get(out.dtype)
-    if work is None:
-        work = buffers[out.dtype] = np.empty(CHUNK, out.dtype)
+    work = workspace((min(CHUNK, out.size),), out.dtype)
     flat_x, flat_out = x.reshape(-1), out.reshape(-1)
     for start in range(0, flat_out.size, CHUNK):
         stop = min(start + CHUNK, flat_out.size)

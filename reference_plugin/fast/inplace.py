@@ -38,9 +38,12 @@ if TYPE_CHECKING:
 
 __all__ = ["InPlace", "plan_inplace"]
 
-#: Kernels whose float outputs are always new arrays no one else holds.
+#: Kernels whose float outputs are always new arrays no one else holds. (Concat: ``np.concatenate``,
+#: a new array even of one input; DenseNet's BatchNormInference after each Concat then runs in
+#: the Concat's buffer, where it allocated a second one beside it, at the model's peak.)
 _FRESH = frozenset({"Convolution", "GroupConvolution", "MatMul", "Add", "Subtract", "Multiply", "Maximum",
-                    "Minimum", "Relu", "Sigmoid", "Tanh", "Gelu", "Softmax", "MVN", "BatchNormInference", "Swish"})
+                    "Minimum", "Relu", "Sigmoid", "Tanh", "Gelu", "Softmax", "MVN", "BatchNormInference", "Swish",
+                    "Concat"})
 _TYPES = (Type.f32, Type.f64)
 
 

@@ -2,8 +2,9 @@
 
 A tensor reduced over its trailing axes is a stack of rows; :func:`map_row_blocks` hands
 contiguous blocks of rows to a function, on the run's intra-op threads when the work is large
-enough; :func:`work_rows` gives each thread one float64 work array it keeps between calls; and
-:class:`row_buffer` shortens numpy's ufunc buffer for row-by-scalar operations.
+enough; :func:`work_rows` gives a float64 work array from the thread's one work buffer
+(:func:`workspace`, which the convolution's lowered rows share); and :class:`row_buffer` shortens
+numpy's ufunc buffer for row-by-scalar operations.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ import numpy as np
 
 from reference_plugin.fast.parallel import BLOCK_BYTES, SPLIT_MIN, map_parts, threads
 
-__all__ = ["ROW_BLOCK_ELEMENTS", "map_row_blocks", "row_buffer", "trailing_rows", "work_rows"]
+__all__ = ["ROW_BLOCK_ELEMENTS", "WORKSPACE_BYTES", "map_row_blocks", "row_buffer", "trailing_rows", "work_rows",
+           "workspace", "workspace_bytes"]
 
 R = TypeVar("R")
 
@@ -55,23 +57,56 @@ def map_row_blocks(fn: Callable[[int, int], R], rows: int, n: int) -> list[R]:
     return [r for group in map_parts(run, range(0, rows, per_block), parts) for r in group]
 
 
+#: Bytes of the work buffer a thread keeps between calls (:func:`workspace`): the row-wise
+#: routes' float64 blocks (:data:`ROW_BLOCK_ELEMENTS`) and the convolution's lowered rows
+#: (``reference_plugin.fast.convolution``) fit.
+WORKSPACE_BYTES = 2 * BLOCK_BYTES
+
 _work = threading.local()
+
+
+def workspace(shape: tuple[int, ...], dtype: np.dtype | type) -> np.ndarray:
+    """An uninitialised ``shape`` array of ``dtype`` in this thread's one work buffer, kept
+    between calls and shared by every user (the row-wise routes' work arrays, the convolution's
+    lowered rows): half :data:`WORKSPACE_BYTES` (every row-wise block, Swish's pair, a float32
+    elementwise chunk fits), the whole of it from the first request that needs more (the lowered
+    rows); a larger request gets a fresh array. Two sizes only: a buffer grown step by step left
+    each smaller one as a hole in the heap. Each user kept its own buffer before, so a thread
+    held the sum of them; now it holds the largest.
+
+    Its contents are garbage, and the next call on the same thread hands out the same memory:
+    a caller must be done with the array before it calls anything that asks for a workspace
+    (none of the users calls another while it holds one), and nothing returned may alias it.
+    """
+    dtype = np.dtype(dtype)
+    nbytes = math.prod(shape) * dtype.itemsize
+    if nbytes > WORKSPACE_BYTES:
+        return np.empty(shape, dtype)
+    buf: np.ndarray | None = getattr(_work, "buf", None)
+    if buf is None or buf.nbytes < nbytes:
+        _work.buf = None  # the smaller buffer goes before the larger one is made
+        half = WORKSPACE_BYTES // 2
+        buf = _work.buf = np.empty(half if nbytes <= half else WORKSPACE_BYTES, np.uint8)
+    return buf[:nbytes].view(dtype).reshape(shape)
+
+
+def workspace_bytes() -> int:
+    """Bytes of this thread's work buffer (0 before its first :func:`workspace`)."""
+    buf: np.ndarray | None = getattr(_work, "buf", None)
+    return 0 if buf is None else buf.nbytes
 
 
 def work_rows(rows: int, n: int) -> np.ndarray:
     """A float64 ``(rows, n)`` work array for one block of :func:`map_row_blocks`.
 
-    Blocks of up to :data:`ROW_BLOCK_ELEMENTS` share one array per thread, kept between calls
-    (a fresh one would cost the page faults of a new mapping on every call). Its contents are
-    garbage; the next call on the same thread overwrites them, so nothing returned may alias it.
+    Blocks of up to :data:`ROW_BLOCK_ELEMENTS` take it from the thread's :func:`workspace` (a
+    fresh array would cost the page faults of a new mapping on every call); larger ones get a
+    fresh array. Its contents are garbage; the next call on the same thread overwrites them, so
+    nothing returned may alias it.
     """
-    size = rows * n
-    if size > ROW_BLOCK_ELEMENTS:
+    if rows * n > ROW_BLOCK_ELEMENTS:
         return np.empty((rows, n), np.float64)
-    buf = getattr(_work, "buf", None)
-    if buf is None:
-        buf = _work.buf = np.empty(ROW_BLOCK_ELEMENTS, np.float64)
-    return buf[:size].reshape(rows, n)
+    return workspace((rows, n), np.float64)
 
 
 class row_buffer:  # noqa: N801 - used as a context manager, like numpy's errstate

@@ -15,13 +15,13 @@ f16/bf16 keep the formula.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterable
 
 import numpy as np
 
 from reference_plugin.fast import EXACT, kernel_route
 from reference_plugin.fast.parallel import BLOCK_BYTES, SPLIT_MIN, map_shared, threads
+from reference_plugin.fast.rows import workspace
 from reference_plugin.ops._common_types import to_compute
 from reference_plugin.ops.op_swish import Swish, scalar
 
@@ -30,15 +30,13 @@ __all__ = ["BLOCK", "SwishBlocks", "swish_blocks"]
 #: Elements per block: the two float64 work arrays take :data:`~.parallel.BLOCK_BYTES`.
 BLOCK = BLOCK_BYTES // 16
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
-_work = threading.local()
 
 
 def _work_pair() -> tuple[np.ndarray, np.ndarray]:
-    """This thread's two float64 work arrays of :data:`BLOCK` elements (kept between calls)."""
-    pair = getattr(_work, "pair", None)
-    if pair is None:
-        pair = _work.pair = (np.empty(BLOCK, np.float64), np.empty(BLOCK, np.float64))
-    return pair
+    """Two float64 work arrays of :data:`BLOCK` elements in this thread's work buffer
+    (:func:`~reference_plugin.fast.rows.workspace`, kept between calls)."""
+    pair = workspace((2, BLOCK), np.float64)
+    return pair[0], pair[1]
 
 
 def swish_blocks(x: np.ndarray, beta: float, out: np.ndarray | None = None) -> np.ndarray:

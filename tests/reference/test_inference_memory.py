@@ -6,7 +6,12 @@
   copy or float64 sum of the whole tensor, the same bits as the whole at once and as the formula;
 * the row lowering of a convolution copies its input rows block by block, and the lowered input
   kept between inferences is bounded (reference_plugin/fast/convolution.py): the same bits for
-  every block size.
+  every block size;
+* BatchNormInference after a Concat (DenseNet's every layer) runs in the Concat's buffer
+  (reference_plugin/fast/inplace.py), the same bits as its kernel;
+* a thread keeps one work buffer between inferences (reference_plugin/fast/rows.py ``workspace``),
+  shared by the lowered rows, the row-wise routes' blocks (BatchNormInference), Swish's pair and
+  the elementwise routes' chunks (HSwish): it holds the largest of them, not their sum.
 
 Each check is shown to catch a deliberately broken version of what it pins.
 """
@@ -27,7 +32,7 @@ from ovconform import opset as ops
 from ovconform.ir import Node, Type
 from reference_plugin.compiled_model import Program
 from reference_plugin.evaluate import evaluate
-from reference_plugin.fast import convolution, pooling
+from reference_plugin.fast import convolution, pooling, rows, swish
 from reference_plugin.fast.batch_norm import BatchNormBlocks
 from reference_plugin.fast.parallel import BLOCK_BYTES
 from reference_plugin.fast.swish import SwishBlocks
@@ -319,7 +324,155 @@ def test_an_inference_keeps_little_and_peaks_near_its_live_values() -> None:
         finally:
             tracemalloc.stop()
     largest = 128 * 56 * 56 * 4  # the largest value the run makes (the caller's input is not traced)
-    kept = convolution._SCRATCH_MAX_BYTES
+    kept = rows.WORKSPACE_BYTES
     assert after - before - out.nbytes < kept, (after - before, out.nbytes)
     assert peak - before < 1.5 * largest, (peak - before, largest)  # it was 2.4x
-    assert sum(a.nbytes for a in convolution._scratch_local.__dict__.get("arrays", {}).values()) <= 2 * BLOCK_BYTES
+    assert rows.workspace_bytes() <= rows.WORKSPACE_BYTES == 2 * BLOCK_BYTES
+
+
+# -- one work buffer per thread ----------------------------------------------------------------------
+
+def _every_work_buffer_model() -> Model:
+    """A 3x3 Convolution wide enough for the row lowering (its blocks take ~1 MiB), the
+    BatchNormInference after it (row blocks), Swish (its work pair), another Convolution with a
+    BatchNormInference and HSwish (the elementwise chunks): every user of a thread's work buffer."""
+    rng = np.random.default_rng(8)
+    x = ops.parameter([1, 64, 56, 56], Type.f32, "x")
+
+    def conv_bn(src: Any, name: str) -> Any:
+        w = ops.constant((rng.standard_normal((64, 64, 3, 3)) * 0.05).astype(np.float32), name=f"{name}.w")
+        conv = ops.convolution(src, w, [1, 1], [1, 1], [1, 1], [1, 1], name=name)
+        per = [ops.constant(v.astype(np.float32), name=f"{name}.p{i}") for i, v in enumerate(
+            (rng.uniform(0.5, 2, 64), rng.standard_normal(64), rng.standard_normal(64), rng.uniform(0.1, 3, 64)))]
+        return ops.batch_norm_inference(conv, *per, 1e-3, name=f"{name}.bn", version=5)
+
+    act = ops.swish(conv_bn(x, "c1"), ops.constant(np.array(1.0, np.float32), name="beta"), name="act")
+    return Model([ops.hswish(conv_bn(act, "c2"), name="act2")], [x], "work_buffers")
+
+
+def _kept_between_runs(model: Model) -> tuple[int, np.ndarray]:
+    """(bytes one thread still holds after the first inference of a fresh program, beyond its
+    output; the output)."""
+    program = Program(model, Type.f32)
+    x = np.random.default_rng(9).standard_normal((1, 64, 56, 56)).astype(np.float32)
+    rows._work.__dict__.clear()  # this thread starts without a work buffer
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before, _ = tracemalloc.get_traced_memory()
+        with np.errstate(all="ignore"):
+            (out,), _ = program.run([x], {})
+        gc.collect()
+        after, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return after - before - out.nbytes, out
+
+
+def test_a_thread_keeps_one_work_buffer_the_size_of_the_largest_need() -> None:
+    """Between inferences a thread holds one work buffer of at most WORKSPACE_BYTES (1 MiB) for
+    every route that needs one. Before, each kept its own: the lowered rows (up to 1 MiB), the
+    row-wise float64 block (512 KiB), Swish's pair (512 KiB), HSwish's chunk (512 KiB): 2.5 MiB
+    for this model, on every thread that ran them. The output is the same bits as the program
+    run step by step (no in-place steps, no chains)."""
+    model = _every_work_buffer_model()
+    kept, out = _kept_between_runs(model)
+    assert rows.workspace_bytes() > rows.WORKSPACE_BYTES // 2  # the lowered rows' blocks were in it
+    assert kept < rows.WORKSPACE_BYTES + 128 * 1024, kept  # (plus the constants' per-channel values)
+    x = np.random.default_rng(9).standard_normal((1, 64, 56, 56)).astype(np.float32)
+    with np.errstate(all="ignore"):
+        want = Program(model, Type.f32, chains=False).run([x], {})[0][0]
+    assert _same(out, want)
+
+
+def test_a_route_keeping_its_own_work_buffer_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Swish's pair kept apart from the thread's work buffer, as before: the check above fails."""
+    own: dict[str, np.ndarray] = {}
+
+    def own_pair() -> tuple[np.ndarray, np.ndarray]:
+        pair = own.setdefault("pair", np.empty((2, swish.BLOCK), np.float64))
+        return pair[0], pair[1]
+
+    monkeypatch.setattr(swish, "_work_pair", own_pair)
+    kept, _ = _kept_between_runs(_every_work_buffer_model())
+    assert kept >= rows.WORKSPACE_BYTES + 128 * 1024, kept
+
+
+def test_the_work_buffer_has_two_sizes_is_shared_and_leaves_large_requests_fresh() -> None:
+    half = rows.WORKSPACE_BYTES // 2
+    rows._work.__dict__.clear()
+    small = rows.workspace((10, 10), np.float64)
+    assert rows.workspace_bytes() == half and small.flags.aligned and small.shape == (10, 10)
+    work = rows.work_rows(20, 100)
+    pair = swish._work_pair()  # half the buffer each: BLOCK float64 elements
+    assert rows.workspace_bytes() == half == 2 * swish.BLOCK * 8
+    assert np.shares_memory(pair[0], work) and not np.shares_memory(pair[0], pair[1])
+    lowered = convolution._scratch((half // 4 + 1,), np.dtype(np.float32))  # more than half: the whole
+    assert rows.workspace_bytes() == rows.WORKSPACE_BYTES and np.shares_memory(lowered, rows.work_rows(20, 100))
+    big = rows.workspace((rows.WORKSPACE_BYTES // 4 + 1,), np.float32)  # over the cap: a fresh array
+    assert not np.shares_memory(big, lowered) and rows.workspace_bytes() == rows.WORKSPACE_BYTES
+
+
+# -- BatchNormInference in a Concat's buffer -----------------------------------------------------------
+
+def _concat_bn_model() -> Model:
+    """DenseNet's layer input: the block's features concatenated (a MaxPool's and two
+    Convolutions'), then BatchNormInference and Relu."""
+    rng = np.random.default_rng(11)
+    x = ops.parameter([1, 64, 56, 56], Type.f32, "x")
+    pooled = ops.max_pool(x, [1, 1], [1, 1], [1, 1], [1, 1], [3, 3], name="pool").output(0)
+    parts: list[Any] = [pooled]
+    for i in range(2):
+        w = ops.constant((rng.standard_normal((32, 64, 1, 1)) * 0.1).astype(np.float32), name=f"w{i}")
+        parts.append(ops.convolution(pooled, w, [1, 1], [0, 0], [0, 0], [1, 1], name=f"conv{i}"))
+    cat = ops.concat(parts, 1, name="cat")
+    per = [ops.constant(v.astype(np.float32), name=f"bn_{j}") for j, v in enumerate(
+        (rng.uniform(0.5, 2, 128), rng.standard_normal(128), rng.standard_normal(128), rng.uniform(0.1, 3, 128)))]
+    bn = ops.batch_norm_inference(cat, *per, 1e-5, name="bn")
+    return Model([ops.relu(bn, name="relu")], [x], "concat_bn")
+
+
+def _step_peak(model: Model, x: np.ndarray, type_name: str) -> int:
+    """The most bytes the second run of a fresh program allocated at once while its
+    ``type_name`` step ran, above what was allocated when it started."""
+    program = Program(model, Type.f32)
+    entries = [entry for _, entry in program._untimed]  # the order ``check`` is called in
+    marks: list[tuple[int, int]] = []
+
+    def check() -> None:
+        marks.append(tracemalloc.get_traced_memory())
+        tracemalloc.reset_peak()
+
+    with np.errstate(all="ignore"):
+        program.run([x], {})
+        gc.collect()
+        tracemalloc.start()
+        try:
+            program.run([x], {}, check=check)
+            marks.append(tracemalloc.get_traced_memory())
+        finally:
+            tracemalloc.stop()
+    k = next(i for i, e in enumerate(entries) if getattr(e, "node", None) is not None and e.node.type_name == type_name)
+    return marks[k + 1][1] - marks[k][0]
+
+
+def test_batchnorm_after_a_concat_runs_in_its_buffer_with_the_same_bits() -> None:
+    """The BatchNormInference step allocates (almost) nothing: it writes the Concat's buffer.
+    Before, it allocated its 1.5 MiB output beside the Concat's (DenseNet-121: at its peak)."""
+    model = _concat_bn_model()
+    x = np.random.default_rng(12).standard_normal((1, 64, 56, 56)).astype(np.float32)
+    assert _inplace_mismatches(model, x) == []
+    program = Program(model, Type.f32)
+    bn = next(s for s in program.steps if s.node.type_name == "BatchNormInference")
+    assert bn.inplace is not None and bn.inplace.source.node.type_name == "Concat"
+    concat_bytes = 128 * 56 * 56 * 4
+    assert _step_peak(model, x, "BatchNormInference") < 0.25 * concat_bytes
+
+
+def test_a_batchnorm_beside_its_concat_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Concat not trusted to make a new array (as before): the check above fails."""
+    from reference_plugin.fast import inplace
+
+    monkeypatch.setattr(inplace, "_FRESH", inplace._FRESH - {"Concat"})
+    x = np.random.default_rng(12).standard_normal((1, 64, 56, 56)).astype(np.float32)
+    assert _step_peak(_concat_bn_model(), x, "BatchNormInference") >= 128 * 56 * 56 * 4
