@@ -82,6 +82,8 @@ def read_model(xml: XmlSource, weights: WeightsSource = None) -> Model:
         runtime ``<attribute>`` entries, port rt_info and the legacy ``PrimitivesPriority``/``alt_width``
         data attributes are dropped); model ``rt_info`` holds every entry, nested sections as dicts,
         leaves as strings. A Result's ``output_names`` are added to the names of the tensor it reads.
+        Constants are read-only views of the weights, or, when a numeric constant sits at an offset
+        that is not a multiple of its element size, of one aligned copy of them (:func:`_aligned`).
         The ``version`` of a layer must be the opset of exactly that op version (``opset8`` for
         Softmax-8), except OpenVINO's spelling ``opset2`` for LogicalXor-1.
     :raises ReadModelError: on any bad input (including arguments of the wrong type, unreadable files,
