@@ -43,6 +43,7 @@ from ovconform.tolerances import (
     model_layer_term,
     model_tolerance,
 )
+from reference_plugin.plugin import ReferencePlugin
 
 QUICK = tuple(a.name for a in models.architectures("quick"))
 DECODER = "llama_decoder"
@@ -107,6 +108,33 @@ def test_depths_of_the_quick_architectures() -> None:
     resnet = MT.output_depths(models.get("resnet50_64px").build(), Type.bf16)[0]
     assert resnet.layers > 53 and max(resnet.reductions) == 3 * 3 * 512
     assert resnet.units > 2 * decoder.units
+
+
+def test_a_recurrent_layer_reduces_its_input_and_hidden_state() -> None:
+    # rnn_tagger: embedding (256) -> LSTMSequence (hidden 256, output 512) -> GRUSequence (hidden 256) -> MatMul;
+    # each step's gates sum K = input + hidden products (the default K of 64 judged OpenVINO CPU's
+    # fused GRU + projection 1.1x over its bound)
+    tags, gru = MT.output_depths(models.get("rnn_tagger").build())
+    assert tags.reductions == (256 + 256, 512 + 256, 256) and gru.reductions == (256 + 256, 512 + 256)
+    assert tags.units == pytest.approx(model_error_units([model_layer_term(k) for k in (512, 768, 256)]))
+
+
+@pytest.mark.parametrize("cls", [ReferencePlugin, faults.RecurrentStateInF16], ids=lambda c: c.__name__)
+def test_the_recurrent_bound_passes_reference_and_fails_a_state_in_f16(cls: type) -> None:
+    core = Core(discover=False)
+    core.register_plugin(cls, "UNDER_TEST")
+    arch = models.get("rnn_tagger")
+    model = arch.build()
+    steps = arch.make_steps(model)
+    compiled = core.compile_model(model, "UNDER_TEST")
+    got = R.run_on_device(core, "UNDER_TEST", model, steps, compiled)
+    comparisons, _ = MT.compare_steps("UNDER_TEST", model, got, R.run_reference(model, steps),
+                                      R.execution_precision(compiled))
+    worst = max(c.error_to_bound or 0.0 for _, c in comparisons)
+    if cls is ReferencePlugin:
+        assert all(c.passed for _, c in comparisons), worst
+    else:
+        assert worst > 10, worst  # caught by far, not at the bound's edge
 
 
 # -- in process: the old fixed bf16 bound passes the faults, the depth-aware one fails them ---------------------
