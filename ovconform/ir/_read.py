@@ -156,8 +156,9 @@ def _aligned(root: ET.Element, blob: bytes | None) -> bytes | memoryview | None:
     layers' ``offset`` attributes rewritten to match. The constants are views of these bytes:
     views at unaligned addresses would send every numpy BLAS product with them down its slow
     unaligned path (~10x) at each inference. The copy replaces ``blob`` (read from a path, the
-    file's bytes are then released): the weights stay held once. A malformed Const is left as it
-    is, for the reader to name."""
+    file's bytes are then released): the weights stay held once. Constants whose spans overlap
+    so that the copy would exceed the weights (plus padding) stay views of ``blob``, as does
+    everything when a Const is malformed (for the reader to name)."""
     if not blob:
         return blob
     spans: list[tuple[ET.Element, int, int]] = []
@@ -184,6 +185,8 @@ def _aligned(root: ET.Element, blob: bytes | None) -> bytes | memoryview | None:
         end += -end % ALIGNMENT
         where[(offset, size)] = end
         end += size
+    if end > len(blob) + ALIGNMENT * len(where):  # spans that overlap: copied apart they would take
+        return blob  # more than the weights (a crafted document could ask for many times them)
     pool = bytearray(end)
     view = memoryview(blob)
     for (offset, size), at in where.items():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +24,7 @@ from ovconform import opset as ops
 from ovconform.errors import ValidationError
 from ovconform.ir import ALL_TYPES, REQUIRED, Dimension, all_opdefs
 from ovconform.ir._ir_common import format_attr, format_dim, format_names, parse_attr, parse_dim, parse_names
+from ovconform.ir._read import _aligned
 from ovconform.opcases import all_case_keys, case_strategy
 from reference_plugin.evaluate import evaluate
 
@@ -222,6 +224,29 @@ def test_unaligned_constants_read_as_aligned_values_of_their_bytes() -> None:
         assert values[key].tobytes() == value.tobytes()
     assert serialize(back) == (xml, weights)  # the same document and bytes written back
     np.testing.assert_array_equal(evaluate(back, {"p": np.ones(4, np.float32)})[0], [8.0, 9.0, 10.0])
+
+
+def test_overlapping_unaligned_constants_are_not_copied_apart() -> None:
+    # 57 f32[200] Consts at offsets 3, 7, ... of 1,027 bytes: copied apart they would take 45 KB
+    # (a crafted document could ask for any multiple of its weights); they stay views instead
+    root = ET.Element("net")
+    layers = ET.SubElement(root, "layers")
+    spans = [(3 + 4 * i, 800) for i in range(57)]
+    for offset, size in spans:
+        layer = ET.SubElement(layers, "layer", type="Const")
+        ET.SubElement(layer, "data", element_type="f32", shape="200", offset=str(offset), size=str(size))
+    blob = bytes(1027)
+    assert _aligned(root, blob) is blob
+    assert [int(d.get("offset", "")) for d in root.iter("data")] == [o for o, _ in spans]
+    # one span fewer than the weights: relocated, within the weights plus padding
+    root = ET.Element("net")
+    for offset, et, size in ((0, "u8", 3), (3, "f32", 1024)):
+        layer = ET.SubElement(root, "layer", type="Const")
+        ET.SubElement(layer, "data", element_type=et, shape=str(size // (4 if et == "f32" else 1)),
+                      offset=str(offset), size=str(size))
+    moved = _aligned(root, bytes(1027))
+    assert moved is not None and len(moved) == 8 + 1024
+    assert [d.get("offset") for d in root.iter("data")] == ["0", "8"]
 
 
 def test_aligned_constants_are_views_of_the_weights_given() -> None:
