@@ -128,10 +128,11 @@ TypeLike = Type | str | np.dtype[Any]
 __all__ = [
     "ATTENTION_OPS", "CATEGORICAL_OPS", "CONDITIONED_OPS", "DEFAULT_REDUCTION_SIZE", "EPSILON", "EXP_ERROR",
     "FALLBACK_CLASS", "INVERSE_SIGNAL_OPS", "MAGNITUDE", "MODEL_ERROR_FACTOR", "MODEL_LAYER_CLASSES", "OP_CLASSES",
-    "SIGNAL_OPS", "Comparison", "Overrides", "Tolerance", "TypeLike", "apply_override", "attention_magnitude",
-    "attention_tolerance", "compare", "conditioned_tolerance", "default_tolerance", "execution_type", "is_attention",
-    "is_categorical", "is_conditioned", "is_model_layer", "load_overrides", "model_error_units", "model_layer_term",
-    "model_tolerance", "parse_overrides", "reduction_size", "resolve_tolerance", "ulp_distance",
+    "RECURRENT_OPS", "SIGNAL_OPS", "Comparison", "Overrides", "Tolerance", "TypeLike", "apply_override",
+    "attention_magnitude", "attention_tolerance", "compare", "conditioned_tolerance", "default_tolerance",
+    "execution_type", "is_attention", "is_categorical", "is_conditioned", "is_model_layer", "load_overrides",
+    "model_error_units", "model_layer_term", "model_tolerance", "parse_overrides", "reduction_size",
+    "resolve_tolerance", "ulp_distance",
 ]
 
 
@@ -201,6 +202,10 @@ MAGNITUDE: Final = 10.0
 #: Reduction size assumed for an accumulating op when the caller does not give one.
 DEFAULT_REDUCTION_SIZE: Final = 64
 
+#: The recurrent cells and sequences: each step's gates sum products of the step's input and of
+#: the previous hidden state.
+RECURRENT_OPS: Final = ("RNNCell", "LSTMCell", "GRUCell", "RNNSequence", "LSTMSequence", "GRUSequence")
+
 _EXACT_OPS = (
     "Parameter", "Constant", "Result", "Convert", "ConvertLike", "Reshape", "Transpose", "Squeeze", "Unsqueeze",
     "Concat", "Split", "VariadicSplit", "Gather", "Broadcast", "ShapeOf", "StridedSlice", "ReadValue", "Assign",
@@ -244,7 +249,7 @@ OP_CLASSES: Final[dict[str, str]] = {
                      "Einsum", "ScaledDotProductAttention", "Inverse", "Col2Im"), "accumulating"),
     **{"AdaptiveMaxPool": "exact", "FakeQuantize": "composite"},
     # -- recurrent
-    **dict.fromkeys(("RNNCell", "LSTMCell", "GRUCell", "RNNSequence", "LSTMSequence", "GRUSequence"), "accumulating"),
+    **dict.fromkeys(RECURRENT_OPS, "accumulating"),
     # -- signal
     **dict.fromkeys(("DFT", "IDFT", "RDFT", "IRDFT", "STFT", "ISTFT"), "accumulating"),
     # -- misc

@@ -16,6 +16,7 @@ from ovconform.ir import Model, Node
 from ovconform.suites import _op_runner as R
 from ovconform.tolerances import (
     DEFAULT_REDUCTION_SIZE,
+    RECURRENT_OPS,
     Comparison,
     Tolerance,
     apply_override,
@@ -26,8 +27,7 @@ from ovconform.tolerances import (
     reduction_size,
 )
 
-__all__ = ["RECURRENT", "OutputDepth", "compare_steps", "layer_reduction", "output_depths", "output_errors",
-           "step_errors"]
+__all__ = ["OutputDepth", "compare_steps", "layer_reduction", "output_depths", "output_errors", "step_errors"]
 
 
 @dataclass(frozen=True)
@@ -43,23 +43,18 @@ class OutputDepth:
         return {"layers": self.layers, "max_reduction": max(self.reductions, default=0), "units": self.units}
 
 
-#: The recurrent ops: each step's gates are products of the step's input (X) and of the previous
-#: hidden state (H), summed: K = input size + hidden size. A sequence counts as one layer of that
-#: K, not one per time step: an earlier step's error reaches the last step through the forget
-#: (LSTM) or update (GRU) gate and the activations' slopes, all below 1, so it is damped rather
-#: than added at full size.
-RECURRENT = frozenset({"RNNCell", "LSTMCell", "GRUCell", "RNNSequence", "LSTMSequence", "GRUSequence"})
-
-
 def layer_reduction(node: Node) -> int:
     """K of an accumulating layer: :func:`~ovconform.tolerances.reduction_size` where the shapes are
-    static; the input size plus the hidden size of a recurrent cell's step; else a static inner
+    static; the input size plus the hidden size of a recurrent op's step (X and H: a sequence
+    counts as one layer of that K, not one per time step: an earlier step's error reaches the last
+    step through the forget or update gate and the activations' slopes, all below 1, so it is
+    damped rather than added at full size); else a static inner
     dimension of a MatMul's other input (a dynamic-length sequence times a weight), a static head
     size of attention; :data:`DEFAULT_REDUCTION_SIZE` otherwise."""
     k = reduction_size(node)
     if k:
         return k
-    if node.type_name in RECURRENT and node.get_input_size() >= 2:
+    if node.type_name in RECURRENT_OPS and node.get_input_size() >= 2:
         x, h = node.get_input_partial_shape(0), node.get_input_partial_shape(1)
         if x.rank.is_static and h.rank.is_static and x[-1].is_static and h[-1].is_static:
             return int(x[-1].get_length()) + int(h[-1].get_length())
