@@ -111,6 +111,42 @@ def parse_condition(text: str, source: str) -> tuple[Clause, ...]:
     return tuple(clauses)
 
 
+def required_text(pattern: str) -> str:
+    """A run of ``pattern``'s text that every test id it matches contains: the last non-empty run
+    outside its wildcards (``*``, ``?``) and character classes (``[...]``), read as
+    :func:`fnmatch.translate` reads them (a ``[`` without a closing ``]`` is literal); the last,
+    because an id's parameters, at its end, tell its tests apart. An id matches an entry in no way
+    without it (fnmatch, equality, or as a ``pattern::`` prefix), so matching tries it first: a
+    run's 13,347 tests against 367 entries took 8 s with fnmatch alone."""
+    runs: list[str] = []
+    current: list[str] = []
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        i += 1
+        if c in "*?":
+            runs.append("".join(current))
+            current = []
+        elif c == "[":
+            j = i
+            if j < n and pattern[j] == "!":
+                j += 1
+            if j < n and pattern[j] == "]":
+                j += 1
+            while j < n and pattern[j] != "]":
+                j += 1
+            if j >= n:
+                current.append(c)  # no closing bracket: a literal '['
+            else:
+                runs.append("".join(current))
+                current = []
+                i = j + 1
+        else:
+            current.append(c)
+    runs.append("".join(current))
+    return next((r for r in reversed(runs) if r), "")
+
+
 @dataclass
 class Entry:
     pattern: str
@@ -139,7 +175,12 @@ class Entry:
         """The test fails in some runs only: a non-strict xfail."""
         return self.reason.lower().startswith("flaky:")
 
+    def __post_init__(self) -> None:
+        self.needle = required_text(self.pattern)
+
     def matches(self, test_id: str, device: str | None = None) -> bool:
+        if self.needle not in test_id:  # cheap and exact: a test id without it matches in no way
+            return False
         if self.device is not None and device is not None and self.device.upper() != device.upper():
             return False
         if self.when and not self.applies_to(device):
@@ -250,7 +291,10 @@ class Expectations:
             entry.holds_on[device.upper()] = held
 
     def find(self, test_id: str, device: str | None = None) -> Entry | None:
-        return next((e for e in self.entries if e.matches(test_id, device)), None)
+        for e in self.entries:
+            if e.needle in test_id and e.matches(test_id, device):  # the needle first: no call for most
+                return e
+        return None
 
     @staticmethod
     def xfail(entry: Entry) -> pytest.MarkDecorator:
