@@ -25,6 +25,10 @@ compile_model, export_model before any inference (devices with EXPORT_IMPORT, fo
 ImportExport test), one request inferring every step (the compiled model itself is dropped after
 that). Implemented makes that first run afresh; Inference compares its outputs; ImportExport imports
 its blob and compares with its outputs — what each did before on its own compiled model.
+The Inference tests of an op version's stimulus cases at standard depth (no Implemented test of
+theirs compiles them) may pass from one *batch* (:mod:`ovconform.suites._batch`): one query and one
+compile of a model holding those cases side by side. A case passes there only when the batch's query
+names its op and its outputs are right; anything else is judged on the case alone, as before.
 Expected values come from the REFERENCE formulas, once per case and execution precision
 (:func:`~ovconform.suites._op_runner.expected_values`); the tolerances follow the device's declared
 ``INFERENCE_PRECISION_HINT`` and, for sums of products, the terms' magnitudes
@@ -53,8 +57,8 @@ from ovconform import properties as P
 from ovconform.ir import Type
 from ovconform.opcases import OpCase, all_case_keys
 from ovconform.opcases.depth import Depth
+from ovconform.suites import _batch, _repro
 from ovconform.suites import _op_runner as R
-from ovconform.suites import _repro
 from ovconform.suites._reuse import CaseMemo, FirstRun, Kept, memo_key
 from ovconform.tolerances import execution_type
 
@@ -128,6 +132,35 @@ def op_memo() -> Iterator[CaseMemo]:
     memo = CaseMemo()
     yield memo
     memo.clear()
+
+
+@pytest.fixture(scope="module")
+def op_batches() -> Iterator[_batch.BatchMemo]:
+    """The stimulus cases compiled together in this worker (suites/_batch.py), for this module."""
+    memo = _batch.BatchMemo()
+    yield memo
+    memo.clear()
+
+
+_selected_key = pytest.StashKey[dict[tuple[str, int, int], list[str]]]()
+
+
+def selected_stimuli(session: pytest.Session) -> dict[tuple[str, int, int], list[str]]:
+    """The labels of the stimulus cases whose Inference test this session selected, by (op type,
+    version, examples), in collection order: the cases a batch may hold."""
+    found = session.stash.get(_selected_key, None)
+    if found is None:
+        found = {}
+        for item in session.items:
+            callspec = getattr(item, "callspec", None)
+            c = callspec.params.get("op_case") if callspec is not None else None
+            if getattr(item, "originalname", None) != "test_op_inference" or not isinstance(c, CaseId):
+                continue
+            labels = found.setdefault((c.op_type, c.version, c.n), [])
+            if R.generated_index(c.label) is None and c.label not in labels:
+                labels.append(c.label)
+        session.stash[_selected_key] = found
+    return found
 
 
 @dataclass(frozen=True)
@@ -259,15 +292,19 @@ def _infer(core: Any, device: str, case: OpCase, compiled: Any) -> list[list[np.
     return _attempt(case, "infer", lambda: R.run_on_device(core, device, case.model, _steps(case), compiled))
 
 
+def _record_numbers(facts: Callable[[str, Any], None], precision: Any, comparisons: list[tuple[str, Any]]) -> None:
+    if precision is not None and execution_type(Type.f32, precision) != Type.f32:
+        facts("precision", precision.name)
+    for name, value in R.summary(comparisons).items():
+        facts(name, value)
+
+
 def _check_numbers(request: pytest.FixtureRequest, spec: str, device: str, op_case: CaseId, case: OpCase,
                    got: list[list[np.ndarray]], precision: Any, facts: Callable[[str, Any], None], what: str,
                    cache: Path) -> None:
     __tracebackhide__ = True
-    if precision is not None and execution_type(Type.f32, precision) != Type.f32:
-        facts("precision", precision.name)
     comparisons = _comparisons(device, op_case, case, got, precision, cache)
-    for name, value in R.summary(comparisons).items():
-        facts(name, value)
+    _record_numbers(facts, precision, comparisons)
     bad = [(label, c) for label, c in comparisons if not c.passed]
     if not bad:
         return
@@ -317,11 +354,49 @@ def test_op_query_model(shared: Shared, op_case: CaseId, facts: Callable[[str, A
     assert not extra, f"query_model names ops that are not in the model: {extra}"
 
 
+def _passes_in_batch(request: pytest.FixtureRequest, shared: Shared, batches: _batch.BatchMemo, op_case: CaseId,
+                     case: OpCase, facts: Callable[[str, Any], None], cache: Path) -> bool:
+    """A stimulus case's Inference passes from its op version's batch (suites/_batch.py): the batch's
+    query names the case's ops and its outputs are right. False sends it down the one-case path,
+    which gives any verdict but a pass, as it did before batches."""
+    if R.generated_index(op_case.label) is not None or R.op_depth(request.config) >= Depth.EXHAUSTIVE \
+            or not _batch.batchable(case):
+        return False
+    version = (op_case.op_type, op_case.version, op_case.n)
+
+    def cases() -> list[tuple[str, OpCase]]:
+        out = []
+        for label in selected_stimuli(request.session).get(version, []):
+            c = case if label == op_case.label else R.get_case(*version[:2], label, op_case.n)
+            if c is not None:
+                out.append((label, c))
+        return out
+
+    batch = batches.batch_of((shared.device, *version), op_case.label, cases,
+                             lambda b, by_label: b.run(shared.core, shared.device, by_label))
+    if batch is None or not batch.declared(op_case.label, case):
+        return False
+    got = batch.outputs_of(op_case.label)
+    if got is None:
+        return False
+    comparisons = _comparisons(shared.device, op_case, case, got, batch.precision, cache)
+    if not all(c.passed for _, c in comparisons):
+        return False
+    facts("declared", True)
+    _record_numbers(facts, batch.precision, comparisons)
+    facts("batched_with", len(batch.labels) - 1)
+    return True
+
+
 def test_op_inference(request: pytest.FixtureRequest, shared: Shared, ov_plugin_spec: str,
-                      op_case: CaseId, facts: Callable[[str, Any], None], op_expected_cache: Path) -> None:
+                      op_case: CaseId, facts: Callable[[str, Any], None], op_expected_cache: Path,
+                      op_batches: _batch.BatchMemo) -> None:
     """Inference: the device's outputs match REFERENCE within the op's tolerance (every shape of a
-    dynamic-mode case, on one compiled model and request)."""
+    dynamic-mode case, on one compiled model and request). A stimulus case at standard depth may
+    pass from its op version's batch (suites/_batch.py); anything but a pass is judged alone."""
     case = op_case.case()
+    if _passes_in_batch(request, shared, op_batches, op_case, case, facts, op_expected_cache):
+        return
     _require_declared(shared, op_case, case, facts, op_expected_cache)
     run = shared.first_run(case)
     _compiled(case, run)
