@@ -10,7 +10,9 @@ A :class:`Tolerance` is ``(atol, rtol, ulp, ctol)``. An element of ``actual`` ma
   terms an output element adds up) and ``|actual - expected| <= atol + rtol·|expected| + ctol·S``.
 
 Integer and boolean outputs compare exactly by default (``Tolerance(0, 0)``); a non-zero atol or
-rtol given for them is applied to the integer values (``ulp`` is ignored for integers).
+rtol given for them is applied to the integer values (``ulp`` is ignored for integers). An output
+that is a copy (:data:`COPYING_OPS`: Reshape, Transpose, Gather, Concat, ... in an op case) compared
+under an exact tolerance must also match bit for bit: a NaN's payload and sign, the sign of a zero.
 
 **Defaults** (:func:`default_tolerance`) come from the op's class in :data:`OP_CLASSES` and the
 machine epsilon ``e`` of the element type (f32 ``2**-23``, f16 ``2**-10``, bf16 ``2**-7``,
@@ -768,9 +770,25 @@ def _fmt_value(value: Any) -> str:
     return f"{float(value):.8g}"
 
 
+#: Ops whose float outputs are input elements moved, not computed: a device must copy their bits,
+#: the payload of a NaN and the sign of a zero included (:func:`compare`'s ``bits``). Max/Min-like
+#: ops, Relu, Clamp, pooling and Select are exact but may pick either of two equal zeros.
+COPYING_OPS: Final = frozenset({
+    "Reshape", "Transpose", "Squeeze", "Unsqueeze", "Concat", "Split", "VariadicSplit", "Gather",
+    "GatherElements", "GatherND", "Broadcast", "StridedSlice", "Slice", "Tile", "Roll", "Reverse",
+    "ReverseSequence", "DepthToSpace", "SpaceToDepth", "BatchToSpace", "SpaceToBatch", "ShuffleChannels",
+    "Identity", "SliceScatter", "ScatterUpdate",
+})
+
+
+def copies_bits(op_type: str) -> bool:
+    """Whether ``op_type``'s float outputs must be bit copies of its inputs (:data:`COPYING_OPS`)."""
+    return _canonical(op_type) in COPYING_OPS
+
+
 def compare(actual: npt.ArrayLike, expected: npt.ArrayLike, tol: Tolerance,
             element_type: TypeLike | None = None, *, alternate: npt.ArrayLike | None = None,
-            magnitude: npt.ArrayLike | None = None) -> Comparison:
+            magnitude: npt.ArrayLike | None = None, bits: bool = False) -> Comparison:
     """Compare ``actual`` with ``expected`` elementwise under ``tol``.
 
     :param actual: the device's output (a numpy array or array-like).
@@ -783,6 +801,9 @@ def compare(actual: npt.ArrayLike, expected: npt.ArrayLike, tol: Tolerance,
         the interval between the two expected values (NaN/±inf: when it matches either).
     :param magnitude: S per element (broadcastable to ``expected``), the sum of the magnitudes of the
         terms an output element adds up; ``tol.ctol·S`` joins the bound when both are given.
+    :param bits: the output is copied, not computed (:func:`copies_bits`): with an exact tolerance
+        and no ``alternate``, a float element must also have the expected bits (a NaN's payload and
+        sign, the sign of a zero), which a comparison of values cannot see.
     :return: a :class:`Comparison`; a shape mismatch is reported first, then a dtype mismatch,
         then values (``"max abs err 3.1e-04 at [0, 2] (got 1.2, expected 1.5) > atol ..."``).
     :raises ValidationError: when ``alternate`` does not have ``expected``'s shape and dtype.
@@ -812,8 +833,30 @@ def compare(actual: npt.ArrayLike, expected: npt.ArrayLike, tol: Tolerance,
         scale = None
         if magnitude is not None and tol.ctol:
             scale = np.broadcast_to(np.abs(_values(np.asarray(magnitude), et)), e.shape)
-        return _compare_floats(a, e, tol, et, base, alt, scale)
+        result = _compare_floats(a, e, tol, et, base, alt, scale)
+        if bits and result.passed and tol.exact and alt is None and et.name in _ULP_VIEW:
+            return _compare_bits(a, e, et, result)
+        return result
     return _compare_integers(a, e, tol, base, alt)
+
+
+def _compare_bits(a: np.ndarray, e: np.ndarray, et: Type, matched: Comparison) -> Comparison:
+    """``matched`` (equal values) unless some element's bits differ: a NaN with another payload or
+    sign, or a zero of the other sign."""
+    view = _ULP_VIEW[et.name]
+    unsigned = np.dtype(f"u{np.dtype(view).itemsize}")
+    got, want = (np.ascontiguousarray(x).view(unsigned) for x in (a, e))
+    differ = got != want
+    count = int(np.count_nonzero(differ))
+    if not count:
+        return matched
+    where = tuple(int(i) for i in np.unravel_index(int(np.argmax(differ)), e.shape))
+    width = 2 * unsigned.itemsize
+    message = (f"bits differ at {_fmt_index(where)} (got 0x{int(got[where]):0{width}x}, expected "
+               f"0x{int(want[where]):0{width}x}: {_fmt_value(_values(a, et)[where])} for "
+               f"{_fmt_value(_values(e, et)[where])}); a copy must move every bit, a NaN's payload and the sign of "
+               f"a zero included; {count} of {e.size} element(s) differ")
+    return replace(matched, passed=False, message=message, worst_index=where, mismatch_count=count)
 
 
 def _compare_integers(a: np.ndarray, e: np.ndarray, tol: Tolerance, base: dict[str, Any],

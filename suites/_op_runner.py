@@ -11,7 +11,8 @@ under test and on REFERENCE, compare under the tolerances, and check what query_
 * :func:`compare_outputs` compares by value, except the samples of a categorical distribution
   (Multinomial), which a device may draw with another generator: those are checked as samples
   (:func:`ovconform.categorical.compare_samples`), with the op's probabilities taken from Constants or
-  from ``feeds`` (the step inputs) when given.
+  from ``feeds`` (the step inputs) when given; in an op case (``copies``) a copying op's float
+  output is compared bit for bit (a NaN's payload, the sign of a zero).
 * :func:`case_labels` / :func:`get_case` name and build the cases of an op version at a depth
   (``--ovconform-depth``): the generated ``case0..caseN-1`` and the stimulus cases of
   :mod:`ovconform.opcases.stimulus`; :func:`case_steps` gives the inputs of each inference (one,
@@ -53,6 +54,7 @@ from ovconform.tolerances import (
     apply_override,
     attention_magnitude,
     compare,
+    copies_bits,
     execution_type,
     is_attention,
     is_conditioned,
@@ -64,7 +66,7 @@ from reference_plugin.evaluate import ModelRunner  # the formulas' interpreter
 __all__ = ["DEFAULT_EXAMPLES", "HOUSEKEEPING", "MODEL_TOLERANCE", "Expected", "Steps", "case_labels", "case_steps",
            "compare_outputs", "declared_nodes", "examples_count", "execution_precision", "expected_values",
            "generate_cases", "generated_cases", "get_case", "model_tolerance", "op_depth", "ops_under_test",
-           "plugin_manager", "run_on_device", "run_reference", "suite_cases", "tolerance_for"]
+           "output_copies", "plugin_manager", "run_on_device", "run_reference", "suite_cases", "tolerance_for"]
 
 #: Cases per op type and version when ``--ovconform-examples`` is not given (at the default depth).
 DEFAULT_EXAMPLES = EXAMPLES_AT[Depth.STANDARD]
@@ -437,12 +439,14 @@ def model_tolerance(device: str, element_type: Any, precision: Any = None) -> To
 def compare_outputs(model: Model, actual: list[list[np.ndarray]], expected: list[list[np.ndarray]],
                     tolerances: list[Tolerance], feeds: Steps | None = None, *,
                     alternate: list[list[np.ndarray]] | None = None,
-                    magnitude: list[list[np.ndarray | None]] | None = None) -> list[tuple[str, Comparison]]:
+                    magnitude: list[list[np.ndarray | None]] | None = None,
+                    copies: bool = False) -> list[tuple[str, Comparison]]:
     """Compare every output of every step: ``[(label, Comparison)]`` (a missing output is a
     failed comparison). Samples of a categorical distribution are checked as samples; ``feeds``
     (one input dict per step) lets that check see probabilities fed through Parameters.
     ``alternate`` and ``magnitude`` (per step and output, as :class:`Expected` holds them) go to
-    :func:`ovconform.tolerances.compare`."""
+    :func:`ovconform.tolerances.compare`. With ``copies`` (a model whose ops read its inputs: the
+    op suite's cases) an output of a copying op is compared bit for bit (:func:`output_copies`)."""
     out = []
     results = model.get_results()
     for s, (got_step, want_step) in enumerate(zip(actual, expected, strict=True)):
@@ -459,8 +463,15 @@ def compare_outputs(model: Model, actual: list[list[np.ndarray]], expected: list
                 continue
             alt = alternate[s][i] if alternate is not None else None
             mag = magnitude[s][i] if magnitude is not None else None
-            out.append((label, compare(got_step[i], want, tolerances[i], et, alternate=alt, magnitude=mag)))
+            out.append((label, compare(got_step[i], want, tolerances[i], et, alternate=alt, magnitude=mag,
+                                       bits=copies and copies_bits(node.type_name))))
     return out
+
+
+def output_copies(model: Model) -> list[bool]:
+    """Per Result of ``model``: whether a copying op makes it (:func:`ovconform.tolerances.copies_bits`),
+    so that an op case compares it bit for bit."""
+    return [copies_bits(r.input_value(0).node.type_name) for r in model.get_results()]
 
 
 def _input_values(node: Node, feed: Mapping[str, np.ndarray]) -> list[np.ndarray | None]:

@@ -57,7 +57,8 @@ def main() -> int:
         values = list(results.values()) if isinstance(results, dict) else list(results)
         for i, tol in enumerate(meta["tolerances"]):
             got = np.array(getattr(values[i], "data", values[i]))
-            result = compare(got, expected[f"s{{step}}__o{{i}}"], Tolerance(**tol), meta["element_types"][i])
+            result = compare(got, expected[f"s{{step}}__o{{i}}"], Tolerance(**tol), meta["element_types"][i],
+                             bits=meta.get("bits", [])[i:i + 1] == [True])
             status = "ok" if result.passed else "MISMATCH"
             print(f"step {{step}} output {{i}}: {{status}}: {{result.message}}")
             failed += not result.passed
@@ -85,8 +86,9 @@ def _plain(value: Any) -> np.ndarray:
 
 def write_repro(folder: Path, *, test_id: str, spec: str, device: str, model: Model,
                 steps: list[dict[str, np.ndarray]], expected: list[list[np.ndarray]],
-                tolerances: list[Tolerance]) -> Path:
-    """Write the reproducer into ``folder``; returns the script's path."""
+                tolerances: list[Tolerance], bits: list[bool] | None = None) -> Path:
+    """Write the reproducer into ``folder``; returns the script's path. ``bits``: per output,
+    whether it is compared bit for bit (a copying op's output in an op case)."""
     folder.mkdir(parents=True, exist_ok=True)
     ovconform.serialize(model, folder / "model.xml", folder / "model.bin")
     params = [p.friendly_name for p in model.get_parameters()]
@@ -97,7 +99,8 @@ def write_repro(folder: Path, *, test_id: str, spec: str, device: str, model: Mo
              **{f"s{s}__o{i}": _plain(v) for s, outs in enumerate(expected) for i, v in enumerate(outs)})
     meta = {"test_id": test_id, "spec": spec, "device": device, "steps": len(steps), "parameters": params,
             "tolerances": [t.to_dict() for t in tolerances],
-            "element_types": [r.get_input_element_type(0).name for r in model.get_results()]}
+            "element_types": [r.get_input_element_type(0).name for r in model.get_results()],
+            "bits": list(bits) if bits is not None else [False] * len(tolerances)}
     (folder / "meta.json").write_text(json.dumps(meta, indent=2))
     script = folder / "repro.py"
     script.write_text(SCRIPT.format(test_id=test_id, device=device))

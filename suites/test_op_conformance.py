@@ -267,7 +267,7 @@ def _comparisons(device: str, op_case: CaseId, case: OpCase, got: list[list[np.n
                  cache: Path) -> list[tuple[str, Any]]:
     expected = R.expected_values(f"{op_case.key}/n{op_case.n}", case, precision, cache)
     return R.compare_outputs(case.model, got, expected.outputs, _tolerances(device, case, precision, expected),
-                             _steps(case), alternate=expected.alternate, magnitude=expected.magnitude)
+                             _steps(case), alternate=expected.alternate, magnitude=expected.magnitude, copies=True)
 
 
 def _attempt(case: OpCase, what: str, fn: Callable[[], Any]) -> Any:
@@ -312,7 +312,8 @@ def _check_numbers(request: pytest.FixtureRequest, spec: str, device: str, op_ca
     tols = [c.tolerance for _, c in comparisons[:len(case.model.get_results())]]
     folder = _repro.repro_dir(request.config, device, request.node.nodeid)
     script = _repro.write_repro(folder, test_id=request.node.nodeid, spec=spec, device=device, model=case.model,
-                                steps=_steps(case), expected=expected.outputs, tolerances=tols)
+                                steps=_steps(case), expected=expected.outputs, tolerances=tols,
+                                bits=[b and expected.alternate is None for b in R.output_copies(case.model)])
     facts("repro", str(script))
     label, c = bad[0]
     pytest.fail(f"{DECLARED_FAILED} {case.op_type}-{case.version} {what}: {label}: {c.message} "

@@ -487,3 +487,52 @@ def test_alternate_special_values_and_integers() -> None:
     assert not compare(idx, np.array([2, 0], np.int32), EXACT, alternate=np.array([2, 0], np.int32)).passed
     with pytest.raises(ValidationError, match=r"alternate expected value has shape \[3\]"):
         compare(f32(1.0), f32(1.0), EXACT, alternate=f32(1.0, 2.0, 3.0))
+
+
+# -- copies compared bit for bit ---------------------------------------------------------------------------
+
+def _with_bits(values: np.ndarray, index: int, bits: int) -> np.ndarray:
+    out = values.copy()
+    out.view(f"u{out.dtype.itemsize}").reshape(-1)[index] = bits
+    return out
+
+
+@pytest.mark.parametrize(("dtype", "nan_a", "nan_b"), [
+    (np.float32, 0x7FC00001, 0x7FC00000), (np.float16, 0x7E01, 0x7E00),
+    (np.float64, 0x7FF8000000000001, 0x7FF8000000000000), (np.float32, 0xFFC00000, 0x7FC00000)])
+def test_a_copy_must_keep_the_payload_and_sign_of_a_nan(dtype: type, nan_a: int, nan_b: int) -> None:
+    want = _with_bits(np.array([1.5, 0.0, -2.0], dtype), 1, nan_a)
+    got = _with_bits(want, 1, nan_b)
+    assert compare(got, want, Tolerance(0, 0)).passed  # by value, any NaN matches any NaN
+    bad = compare(got, want, Tolerance(0, 0), bits=True)
+    assert not bad.passed and bad.worst_index == (1,) and bad.mismatch_count == 1
+    assert "bits differ at [1]" in bad.message and "payload" in bad.message
+    assert compare(want.copy(), want, Tolerance(0, 0), bits=True).passed
+
+
+def test_a_copy_must_keep_the_sign_of_a_zero_in_every_float_type() -> None:
+    for dtype in (np.float16, np.float32, np.float64):
+        want = np.array([[-0.0, 3.0]], dtype)
+        got = np.array([[0.0, 3.0]], dtype)
+        assert compare(got, want, Tolerance(0, 0)).passed
+        assert not compare(got, want, Tolerance(0, 0), bits=True).passed
+    want16 = f32_to_bf16(np.array([-0.0, 1.0], np.float32))  # bf16 is stored as uint16
+    got16 = f32_to_bf16(np.array([0.0, 1.0], np.float32))
+    assert not compare(got16, want16, Tolerance(0, 0), Type.bf16, bits=True).passed
+    assert compare(want16.copy(), want16, Tolerance(0, 0), Type.bf16, bits=True).passed
+
+
+def test_bits_are_compared_only_for_an_exact_tolerance_without_an_alternate() -> None:
+    want = np.array([-0.0, 1.0], np.float32)
+    got = np.array([0.0, 1.0], np.float32)
+    assert compare(got, want, Tolerance(1e-6, 0), bits=True).passed  # a device's looser tolerance
+    # a device computing in a coarser precision: the alternate oracle went through conversions
+    assert compare(got, want, Tolerance(0, 0), alternate=want, bits=True).passed
+    ints = np.array([1, 2], np.int32)
+    assert compare(ints, ints, Tolerance(0, 0), bits=True).passed
+
+
+def test_every_copying_op_is_exact_and_known_to_reference() -> None:
+    assert tl.COPYING_OPS <= {op for op, cls in tl.OP_CLASSES.items() if cls == "exact"}
+    assert tl.COPYING_OPS <= set(registered_ops())
+    assert tl.copies_bits("Transpose") and not tl.copies_bits("Relu") and not tl.copies_bits("Maximum")

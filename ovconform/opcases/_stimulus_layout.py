@@ -12,9 +12,9 @@ spec allows: standard depth runs one type of each width, exhaustive all) and a s
 on one compiled model (``dynamic``: min, mid and max shape on one request; for Range and Eye,
 whose output shape follows input *values*, the three inferences feed three values). Float data of
 the copying ops carries NaN, ±Inf, -0.0 and subnormals (``special-<type>``): a copy must move
-them untouched. Its NaNs carry payloads (random mantissa bits and signs; quiet NaNs),
-so a kernel that canonicalises NaNs on the way is seen as soon as the comparison looks at bits
-(:func:`ovconform.tolerances.compare` matches any NaN with any NaN today).
+them untouched. Its NaNs carry payloads (random mantissa bits and signs; quiet NaNs), and the op
+suite compares a copying op's output bit for bit (:data:`ovconform.tolerances.COPYING_OPS`), so a
+kernel that canonicalises NaNs or loses the sign of a zero on the way fails these cases.
 
 What the specs leave undefined is avoided:
 

@@ -151,11 +151,15 @@ MUST_FAIL = {
     "GatherDropsPartialBlock": {"n129", "large-n1025", "f16-n65", "i8-n65", "i64-n65", "boolean-n65", "dynamic"},
     "ShiftCountMaskedTo5Bits": {"i64-n65", "u64-n65", "boundary-u64"},
     "RangeKeepsFirstLength": {"dynamic"},
+    "RollCanonicalisesNaN": {"special-f32", "special-f16"},
+    "DepthToSpaceLosesNegativeZero": {"special-f32", "special-f16"},
 }
 MUST_PASS = {
     "GatherDropsPartialBlock": {"n7", "n17", "n63", "special-f32", "last-axis-n129", "i32-indices-n63"},
     "ShiftCountMaskedTo5Bits": {"n129", "large", "i8-n65", "u8-n65", "boundary-u8", "dynamic"},
     "RangeKeepsFirstLength": {"n129", "large", "down-n65", "f16-n65"},
+    "RollCanonicalisesNaN": {"n7", "n129", "large", "f16-n65", "dynamic"},
+    "DepthToSpaceLosesNegativeZero": {"n7", "n129", "large", "f16-n65", "dynamic"},
 }
 
 
@@ -173,3 +177,24 @@ def test_each_fault_fails_only_its_ops_stimulus_cases(runs: dict[str, Any], faul
         generated = {k for k, s in ran.items() if R.generated_index(k) is not None}
         assert len(generated) >= 10 and not generated & failed, (op_version, sorted(generated & failed))
         assert all(ran[k] == "failed" for k in failed)
+
+
+@pytest.mark.parametrize(("fault", "op_version"), [("RollCanonicalisesNaN", "Roll-7"),
+                                                   ("DepthToSpaceLosesNegativeZero", "DepthToSpace-1")])
+def test_a_copy_that_loses_bits_fails_saying_so_and_its_repro_does_too(runs: dict[str, Any], fault: str,
+                                                                       op_version: str) -> None:
+    """Every value right, bits lost: the special cases fail by their bits, and the reproducer
+    the failure names compares bits too (exit 1)."""
+    import os
+    import subprocess
+    import sys
+
+    device = _name(fault)
+    record = runs[device][f"test_op_inference[{op_version}-special-f32-{device}]"]
+    assert record["status"] == "failed" and "bits differ at" in record["message"], record["message"]
+    script = Path(record["facts"]["repro"])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(faults.__file__).parent),
+                                                        os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=120,
+                          check=False, cwd=script.parent)
+    assert proc.returncode == 1 and "bits differ" in proc.stdout, proc.stdout + proc.stderr

@@ -5,7 +5,10 @@ lives in the device's own kernel, swapped into its compiled program, never in RE
 oracle runs in the same process); query_model is REFERENCE's.
 
 None of them shows on the generated cases: those copy rows of at most 64 elements, shift 64-bit
-values by at most 31 places and infer one shape per compiled model.
+values by at most 31 places, infer one shape per compiled model and hold no NaN or -0.0. The last
+two keep every value and lose only bits a comparison of values cannot see (a NaN's payload, the
+sign of a zero): the ``special-<float>`` cases catch them, compared bit for bit
+(:data:`ovconform.tolerances.COPYING_OPS`).
 """
 
 from __future__ import annotations
@@ -16,8 +19,10 @@ import numpy as np
 
 from reference_plugin.ops.op_bitwise_left_shift import BitwiseLeftShift
 from reference_plugin.ops.op_bitwise_right_shift import BitwiseRightShift
+from reference_plugin.ops.op_depth_to_space import DepthToSpace
 from reference_plugin.ops.op_gather import Gather1
 from reference_plugin.ops.op_range import Range1, Range4
+from reference_plugin.ops.op_roll import Roll
 
 try:  # as a --plugin module (tests/plugins on the path) and as plugins.<module> (in-process)
     from patched_reference import PatchedReference
@@ -109,9 +114,46 @@ class RangeKeepsFirstLength(PatchedReference):
     kernels = {"Range": {1: _StaleRange1, 4: _StaleRange4}}
 
 
+class _DefaultNaNRoll(Roll):
+    """Moves float data through an arithmetic unit in default-NaN mode (as Arm's FPCR.DN): every
+    NaN comes out as the one default NaN, its payload and sign lost. Other values are untouched."""
+
+    def _run(self, data: np.ndarray, shift: np.ndarray, axes: np.ndarray) -> tuple[np.ndarray, ...]:
+        (out,) = super()._run(data, shift, axes)
+        if out.dtype.kind == "f":
+            out = np.where(np.isnan(out), np.array(np.nan, out.dtype), out)
+        return (out,)
+
+
+class RollCanonicalisesNaN(PatchedReference):
+    """Roll replaces every NaN by the default NaN (payload and sign lost)."""
+
+    device_name = "STF_ROLLNAN"
+    kernels = {"Roll": {7: _DefaultNaNRoll}}
+
+
+class _AccumulatingDepthToSpace(DepthToSpace):
+    """Writes its blocks by accumulating into a zeroed buffer (0 + x): -0.0 comes out as +0.0."""
+
+    def _run(self, x: np.ndarray) -> tuple[np.ndarray, ...]:
+        (out,) = super()._run(x)
+        if out.dtype.kind == "f":
+            out = np.zeros_like(out) + out
+        return (out,)
+
+
+class DepthToSpaceLosesNegativeZero(PatchedReference):
+    """DepthToSpace turns -0.0 into +0.0."""
+
+    device_name = "STF_D2SZERO"
+    kernels = {"DepthToSpace": {1: _AccumulatingDepthToSpace}}
+
+
 #: class name -> the op versions it gets wrong.
 FAULTS = {
     "GatherDropsPartialBlock": ("Gather-1", "Gather-7"),
     "ShiftCountMaskedTo5Bits": ("BitwiseLeftShift-15", "BitwiseRightShift-15"),
     "RangeKeepsFirstLength": ("Range-1", "Range-4"),
+    "RollCanonicalisesNaN": ("Roll-7",),
+    "DepthToSpaceLosesNegativeZero": ("DepthToSpace-1",),
 }
