@@ -8,25 +8,19 @@ suite on Abs-1 and Add-1 (each with about twenty stimulus cases).
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _session import once_per_session
+from _session import once_per_session, run_devices
 from plugins import batch_faulty_devices as faulty
 from test_api_faults import assert_fails_exactly
 
 from ovconform.opcases.depth import Depth
-from ovconform.suites import _batch, _models
+from ovconform.suites import _batch
 from ovconform.suites import _op_runner as R
 
-PLUGINS = Path(faulty.__file__).resolve().parent
-SUITES = Path(_models.__file__).resolve().parent
-SELECT = "Abs-1 or Add-1"
+SELECT = "test_op_ and (Abs-1 or Add-1)"
 OPS = (("Abs", 1), ("Add", 1))
 EXAMPLES = 3
 
@@ -38,24 +32,11 @@ def _device(name: str) -> str:
 
 
 def _run(workdir: Path) -> Records:
-    reports = workdir / "reports"
-    cmd = [sys.executable, "-m", "pytest", str(SUITES / "test_op_conformance.py"),
-           *(f"--plugin=batch_faulty_devices:{n}" for n in faulty.FAULTS), "--plugin=reference", "-q",
-           "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:xdist", f"--ovconform-report-dir={reports}",
-           "-k", SELECT]
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_CURRENT"))}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PLUGINS), os.environ.get("PYTHONPATH")]))
-    env["OVCONFORM_EXAMPLES"] = str(EXAMPLES)
-    env["OVCONFORM_DEPTH"] = "standard"
-    workdir.mkdir(parents=True, exist_ok=True)
-    proc = subprocess.run(cmd, cwd=workdir, env=env, capture_output=True, text=True, timeout=900, check=False)
-    out: Records = {}
-    for name in [*faulty.FAULTS, "REFERENCE"]:
-        device = name if name == "REFERENCE" else _device(name)
-        path = reports / device / "conformance.json"
-        assert path.exists(), f"no report for {name}; pytest said:\n{proc.stdout[-3000:]}\n{proc.stderr[-2000:]}"
-        out[name] = json.loads(path.read_text())["records"]
-    return out
+    specs = [*(f"batch_faulty_devices:{n}" for n in faulty.FAULTS), "reference"]
+    docs = run_devices(workdir, specs, "-p", "no:xdist", "-k", SELECT, "--ovconform-examples", str(EXAMPLES),
+                       "--ovconform-depth", "standard")
+    return {name: docs[name if name == "REFERENCE" else _device(name)]["records"] for name in [*faulty.FAULTS,
+                                                                                               "REFERENCE"]}
 
 
 @pytest.fixture(scope="module")
