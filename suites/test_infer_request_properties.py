@@ -76,7 +76,9 @@ def _run_together(compiled: list[Any], device: str, where: str, per_model: int =
                   measure: bool = True) -> tuple[float, float]:
     """Start ``per_model`` requests of each compiled model back to back, each with its own inputs;
     wait (bounded) and check every output. The time from the first start to the last completion
-    callback, and the shortest run measured (0 when not ``measure``)."""
+    callback, and the shortest run measured (0 when not ``measure``): runs measured both before and
+    after, so that a busy moment while measuring (a loaded CI machine) does not set the bar above
+    what runs one at a time took while the machine was quieter."""
     requests = [c.create_infer_request() for c in compiled for _ in range(per_model)]
     shortest = 0.0
     if measure:
@@ -111,7 +113,11 @@ def _run_together(compiled: list[Any], device: str, where: str, per_model: int =
     while len(done) < len(requests) and time.monotonic() < end:
         time.sleep(0.005)
     assert_that(len(done) >= len(requests), "completion callbacks called", len(done), f">= {len(requests)}", where)
-    return max(done) - started, shortest
+    took = max(done) - started
+    if measure:
+        with no_error(f"{where}; infer (measuring a run again)"):
+            shortest = min(shortest, _shortest_run(requests[0], 0))
+    return took, shortest
 
 
 def test_can_set_exclusive_async_requests(ov_plugin_spec: str, ov_device_name: str) -> None:

@@ -12,6 +12,7 @@ exactly the intended tests fail, as failures. Device names share no prefix with 
 
 from __future__ import annotations
 
+import time
 from typing import Any, BinaryIO
 
 import numpy as np
@@ -22,6 +23,7 @@ from ovconform.api import StreamsExecutor
 from ovconform.ir import Model, Type
 from reference_plugin.compiled_model import ReferenceCompiledModel
 from reference_plugin.plugin import ReferencePlugin
+from reference_plugin.sync_infer_request import ReferenceSyncInferRequest
 
 
 class ExclusiveIgnored(ReferencePlugin):
@@ -32,6 +34,63 @@ class ExclusiveIgnored(ReferencePlugin):
 
     def acquire_task_executor(self, streams: int, config: P.PropertyStore) -> StreamsExecutor:
         return super().acquire_task_executor(streams, config.merged({P.EXCLUSIVE_ASYNC_REQUESTS: False}))
+
+
+#: How long the accelerator-like device's run waits on its (simulated) hardware, seconds.
+HARDWARE_WAIT_S = 0.1
+
+
+class _WaitingRequest(ReferenceSyncInferRequest):
+    """REFERENCE's request, plus a wait on the device (the host thread idles, as it does while an
+    accelerator computes): runs of it that overlap take no longer together than one."""
+
+    def _postprocess(self) -> None:
+        time.sleep(HARDWARE_WAIT_S)
+        super()._postprocess()
+
+
+class _NoExecutorShown(ReferenceCompiledModel):
+    """Requests that wait on the device (:class:`_WaitingRequest`), on an executor the compiled
+    model does not show (no ``task_executor``)."""
+
+    def create_sync_infer_request(self) -> Any:
+        return _WaitingRequest(self)
+
+    @property
+    def task_executor(self) -> Any:
+        raise AttributeError("this device does not show its executor")
+
+    def create_infer_request(self) -> Any:
+        from reference_plugin.async_infer_request import ReferenceAsyncInferRequest
+
+        callbacks = None if self._workers is not None else self.callback_executor
+        return ReferenceAsyncInferRequest(self.create_sync_infer_request(), self._task_executor,
+                                          self.plugin.wait_executor, callbacks)
+
+
+class AcceleratorOpaque(ReferencePlugin):
+    """A correct accelerator-like device (each run waits on the device) whose compiled models do not
+    show their executor: EXCLUSIVE_ASYNC_REQUESTS honoured, so the timing judge must pass it."""
+
+    device_name = "APIS8_ACCEL_OPAQUE"
+
+    def _compile_model(self, model: Model, config: P.PropertyStore, context: Any) -> Any:
+        compiled = super()._compile_model(model, config, context)
+        compiled.__class__ = _NoExecutorShown
+        return compiled
+
+
+class ExclusiveIgnoredOpaque(ExclusiveIgnored):
+    """ExclusiveIgnored on an accelerator-like device (each run waits on the device) whose compiled
+    models do not show their executor (as OpenVINO's do not): only the time the requests take
+    together can tell that they overlap."""
+
+    device_name = "APIS8_EXCL_OPAQUE"
+
+    def _compile_model(self, model: Model, config: P.PropertyStore, context: Any) -> Any:
+        compiled = super()._compile_model(model, config, context)
+        compiled.__class__ = _NoExecutorShown
+        return compiled
 
 
 class ExclusiveAlways(ReferencePlugin):
@@ -104,6 +163,7 @@ class DynamicAccepted(ReferencePlugin):
 #: Device class name -> the fault it carries.
 FAULTS: dict[str, str] = {
     "ExclusiveIgnored": "EXCLUSIVE_ASYNC_REQUESTS reads back true, but each compiled model has its own executor",
+    "ExclusiveIgnoredOpaque": "the same, and the compiled models do not show their executor",
     "ExclusiveAlways": "every compiled model shares one executor, also with EXCLUSIVE_ASYNC_REQUESTS false",
     "EncryptionIgnored": "CACHE_ENCRYPTION_CALLBACKS accepted, the cached and exported blobs left in clear",
     "DynamicAccepted": "declares static shapes only, yet compiles a model with dynamic inputs",
@@ -113,6 +173,7 @@ FAULTS: dict[str, str] = {
 #: Correct devices scored differently from REFERENCE.
 CONTROLS: dict[str, str] = {
     "StaticOnly": "a static-only device: the dynamic-shape bodies skip, the not-supported body passes",
+    "AcceleratorOpaque": "runs that wait on the device, executor not shown, EXCLUSIVE_ASYNC_REQUESTS honoured",
 }
 
 

@@ -29,16 +29,19 @@ MODULES = (PROPS, ENCRYPTION, DYNAMIC, WEIGHTLESS)
 #: device class -> the -k expression of the tests it runs.
 SCOPES: dict[str, str] = {
     "ExclusiveIgnored": PROPS,
+    "ExclusiveIgnoredOpaque": PROPS,
     "ExclusiveAlways": PROPS,
     "EncryptionIgnored": ENCRYPTION,
     "DynamicAccepted": DYNAMIC,
     "WeightlessLowPrecisionZeroed": WEIGHTLESS,
     "StaticOnly": DYNAMIC,
+    "AcceleratorOpaque": PROPS,
 }
 
 #: fault -> patterns (``*`` wildcards, over node ids without the device) of the tests it must fail.
 EXPECTED: dict[str, list[str]] = {
     "ExclusiveIgnored": [f"{PROPS}.py::test_can_set_exclusive_async_requests"],
+    "ExclusiveIgnoredOpaque": [f"{PROPS}.py::test_can_set_exclusive_async_requests"],
     "ExclusiveAlways": [f"{PROPS}.py::test_reusable_cpu_streams_executor"],
     "EncryptionIgnored": [f"{ENCRYPTION}.py::test_can_import_model_without_exception"],
     "DynamicAccepted": [f"{DYNAMIC}.py::test_infer_dynamic_not_supported[*]"],
@@ -97,3 +100,12 @@ def test_static_only_device_skips_the_dynamic_bodies(reports: Records) -> None:
         statuses.setdefault(key, []).append(r["status"])
     assert statuses["not_supported"] == ["passed", "passed"], statuses
     assert len(statuses["dynamic"]) >= 38 and set(statuses["dynamic"]) == {"skipped"}, statuses
+
+
+def test_an_accelerator_that_runs_one_request_at_a_time_passes_the_timing_judge(reports: Records) -> None:
+    """The device ExclusiveIgnoredOpaque breaks, done right: its requests' runs (which wait on the
+    device, so overlapping ones would take no longer than one) never overlap, and the timing judge
+    of test_can_set_exclusive_async_requests, the only one that can see it, passes it."""
+    records = {r["nodeid"].split("::")[1].split("[")[0]: r for r in reports["AcceleratorOpaque"]}
+    assert [n for n, r in records.items() if r["status"] in FAIL] == []
+    assert records["test_can_set_exclusive_async_requests"]["status"] == "passed"
