@@ -845,7 +845,7 @@ def _compare_bits(a: np.ndarray, e: np.ndarray, et: Type, matched: Comparison) -
     sign, or a zero of the other sign."""
     view = _ULP_VIEW[et.name]
     unsigned = np.dtype(f"u{np.dtype(view).itemsize}")
-    got, want = (np.ascontiguousarray(x).view(unsigned) for x in (a, e))
+    got, want = (np.ascontiguousarray(x).view(unsigned).reshape(e.shape) for x in (a, e))
     differ = got != want
     count = int(np.count_nonzero(differ))
     if not count:

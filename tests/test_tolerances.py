@@ -522,6 +522,12 @@ def test_a_copy_must_keep_the_sign_of_a_zero_in_every_float_type() -> None:
     assert compare(want16.copy(), want16, Tolerance(0, 0), Type.bf16, bits=True).passed
 
 
+def test_a_zero_dimensional_copy_is_compared_bit_for_bit() -> None:
+    bad = compare(np.array(0.0, np.float32), np.array(-0.0, np.float32), Tolerance(0, 0), bits=True)
+    assert not bad.passed and bad.worst_index == () and "bits differ at []" in bad.message
+    assert compare(np.array(-0.0, np.float32), np.array(-0.0, np.float32), Tolerance(0, 0), bits=True).passed
+
+
 def test_bits_are_compared_only_for_an_exact_tolerance_without_an_alternate() -> None:
     want = np.array([-0.0, 1.0], np.float32)
     got = np.array([0.0, 1.0], np.float32)
