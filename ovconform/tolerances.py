@@ -771,13 +771,14 @@ def _fmt_value(value: Any) -> str:
 
 
 #: Ops whose float outputs are input elements moved, not computed: a device must copy their bits,
-#: the payload of a NaN and the sign of a zero included (:func:`compare`'s ``bits``). Max/Min-like
-#: ops, Relu, Clamp, pooling and Select are exact but may pick either of two equal zeros.
+#: the payload of a NaN and the sign of a zero included (:func:`compare`'s ``bits``). Select picks
+#: each element from one input by its condition, Pad copies the data and its pad value. Max/Min-like
+#: ops, Relu, Clamp, pooling and sorting (TopK) are exact too but may pick either of two equal zeros.
 COPYING_OPS: Final = frozenset({
     "Reshape", "Transpose", "Squeeze", "Unsqueeze", "Concat", "Split", "VariadicSplit", "Gather",
     "GatherElements", "GatherND", "Broadcast", "StridedSlice", "Slice", "Tile", "Roll", "Reverse",
     "ReverseSequence", "DepthToSpace", "SpaceToDepth", "BatchToSpace", "SpaceToBatch", "ShuffleChannels",
-    "Identity", "SliceScatter", "ScatterUpdate",
+    "Identity", "SliceScatter", "ScatterUpdate", "Select", "Pad",
 })
 
 
