@@ -71,14 +71,22 @@ class _Judge:
 
     def __init__(self, window: RunWindow, where: str) -> None:
         self.window, self.where, self.certain, self.tried = window, where, 0, 0
+        self.offsets: list[float] = []  # when cancel() came, for the runs counted
 
     def completed(self, unfinished: bool) -> None:
         self.tried += 1
         self.certain += unfinished
+        if unfinished:
+            self.offsets.append(self.window.offset)
 
     def verdict(self) -> None:
-        """Fail when enough runs completed although cancel() came within half the shortest run."""
+        """Fail when enough runs completed although cancel() came within half the shortest run
+        (measured again before failing: :meth:`RunWindow.remeasure`)."""
         __tracebackhide__ = True
+        if self.certain >= CERTAIN_FAILURES:
+            with no_error(f"{self.where}; infer (measuring a run again)"):
+                self.window.remeasure()
+            self.certain = self.window.still_certain(self.offsets)
         if self.certain >= CERTAIN_FAILURES:
             fail("outcome", f"completed normally in {self.certain} of {self.tried} runs although cancel() came "
                  f"within {self.window.shortest * 500:.2f} ms of the start (half the shortest run)",

@@ -137,6 +137,7 @@ def test_tensor_access_during_async_infer(ov_core: Any, ov_device_name: str, wha
     window = RunWindow(request, inputs)
     where = call(ov_device_name, f"InferRequest.{what}") + " right after start_async"
     certain = tried = 0
+    offsets: list[float] = []
     for _ in range(ACCESS_ATTEMPTS):
         fresh = Tensor(long_run_inputs(1)["data"].copy())
         window.start()
@@ -159,7 +160,12 @@ def test_tensor_access_during_async_infer(ov_core: Any, ov_device_name: str, wha
             assert_outputs_close(output, long_run_expected(0), "output of the run", where, **LONG_RUN_TOLERANCE)
             return
         tried, certain = tried + 1, certain + unfinished
+        offsets += [window.offset] if unfinished else []
         _check_access_that_worked(request, what, fresh, got, output, where)
+    if certain >= ACCESS_CERTAIN_FAILURES:  # measured again: a busy moment may have made runs look longer
+        with no_error(call(ov_device_name, "InferRequest.infer") + " (measuring a run again)"):
+            window.remeasure()
+        certain = window.still_certain(offsets)
     if certain >= ACCESS_CERTAIN_FAILURES:
         fail("outcome", f"worked in {certain} of {tried} calls made within {window.shortest * 500:.2f} ms of "
              "start_async (half the shortest run)", "BusyError while the run is unfinished", where)
@@ -234,8 +240,12 @@ def test_busy_during_run(ov_core: Any, ov_device_name: str, what: str) -> None:
         unfinished = window.certainly_unfinished()
         with no_error(call(ov_device_name, "InferRequest.wait")):
             request.wait()
-        if unfinished:
-            fail("error", "none (the call succeeded while the run was unfinished)", "BusyError", where)
+        if unfinished:  # measured again: a busy moment may have made runs look longer than they are
+            offset = window.offset
+            with no_error(call(ov_device_name, "InferRequest.infer") + " (measuring a run again)"):
+                window.remeasure()
+            if window.still_certain([offset]):
+                fail("error", "none (the call succeeded while the run was unfinished)", "BusyError", where)
     pytest.skip(f"inconclusive: each of {ATTEMPTS} calls came later than half the shortest run "
                 f"({window.shortest * 1000:.2f} ms) after start_async")
 
