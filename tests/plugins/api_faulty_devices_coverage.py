@@ -80,17 +80,12 @@ class AcceleratorOpaque(ReferencePlugin):
         return compiled
 
 
-class ExclusiveIgnoredOpaque(ExclusiveIgnored):
-    """ExclusiveIgnored on an accelerator-like device (each run waits on the device) whose compiled
-    models do not show their executor (as OpenVINO's do not): only the time the requests take
-    together can tell that they overlap."""
+class ExclusiveIgnoredOpaque(ExclusiveIgnored, AcceleratorOpaque):
+    """ExclusiveIgnored on AcceleratorOpaque's device (each run waits on the device, compiled models
+    do not show their executor, as OpenVINO's do not): only the time the requests take together can
+    tell that they overlap."""
 
     device_name = "APIS8_EXCL_OPAQUE"
-
-    def _compile_model(self, model: Model, config: P.PropertyStore, context: Any) -> Any:
-        compiled = super()._compile_model(model, config, context)
-        compiled.__class__ = _NoExecutorShown
-        return compiled
 
 
 class ExclusiveAlways(ReferencePlugin):
