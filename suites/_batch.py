@@ -20,13 +20,21 @@ has an Implemented test, which compiles it alone) that are one inference without
 most :data:`MAX_CASE_BYTES` of inputs, in batches of at most :data:`MAX_BATCH_BYTES`, taken from the
 cases this session selected, in their order. Each case's graph is a clone, its node and tensor names
 prefixed with ``c<i>.``, so the names in the batch are unique.
+
+A device that crashes its process on a batch: the test that ran the batch is recorded crashed (its
+own case may be innocent; the crash record cannot say which case of the batch did it). While a batch
+runs, a marker file names it in a folder the run's processes share; a process that finds a batch's
+marker (its process died running it) runs that batch's cases alone, so each is judged alone and the
+crash is not repeated on every case of the op version.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -158,10 +166,11 @@ def plan(cases: Sequence[tuple[str, OpCase]]) -> list[list[str]]:
 
 
 class BatchMemo:
-    """The batches of the op versions the worker is on (the last ``size`` of them)."""
+    """The batches of the op versions the worker is on (the last ``size`` of them). ``markers``: the
+    folder the run's processes share for the markers of running batches (None: no crash guard)."""
 
-    def __init__(self, size: int = 1) -> None:
-        self._size = size
+    def __init__(self, size: int = 1, markers: Path | None = None) -> None:
+        self._size, self._markers = size, markers
         self._runs: OrderedDict[tuple[Any, ...], tuple[dict[str, Batch], dict[str, OpCase]]] = OrderedDict()
         self._left: set[tuple[Any, ...]] = set()  # op versions planned and let go: their cases run alone
 
@@ -186,8 +195,25 @@ class BatchMemo:
         found = batches.get(label)
         if found is not None and not found.ran:
             found.ran = True
-            run(found, by_label)
+            marker = self._marker(key, found.labels)
+            if marker is not None and marker.exists():  # a process died running it: its cases go alone
+                for member in found.labels:
+                    batches.pop(member, None)
+                return None
+            if marker is not None:
+                marker.write_text("\n".join(found.labels))
+            try:
+                run(found, by_label)
+            finally:
+                if marker is not None:
+                    marker.unlink(missing_ok=True)
         return found
+
+    def _marker(self, key: tuple[Any, ...], labels: list[str]) -> Path | None:
+        if self._markers is None:
+            return None
+        digest = hashlib.sha256(repr((key, labels)).encode()).hexdigest()[:24]
+        return self._markers / f"batch-{digest}"
 
     def clear(self) -> None:
         self._runs.clear()

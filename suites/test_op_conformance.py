@@ -135,9 +135,12 @@ def op_memo() -> Iterator[CaseMemo]:
 
 
 @pytest.fixture(scope="module")
-def op_batches() -> Iterator[_batch.BatchMemo]:
-    """The stimulus cases compiled together in this worker (suites/_batch.py), for this module."""
-    memo = _batch.BatchMemo()
+def op_batches(op_expected_cache: Path) -> Iterator[_batch.BatchMemo]:
+    """The stimulus cases compiled together in this worker (suites/_batch.py), for this module; the
+    markers of running batches in a folder the run's processes share."""
+    markers = op_expected_cache.parent / "ovconform-batches"
+    markers.mkdir(exist_ok=True)
+    memo = _batch.BatchMemo(markers=markers)
     yield memo
     memo.clear()
 

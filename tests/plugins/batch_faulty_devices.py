@@ -18,6 +18,7 @@ cases of an op version side by side) must not turn into a verdict.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
@@ -108,6 +109,18 @@ class WrongWhenAlone(_GraphFaults):
         def plus_one(index: int, arr: np.ndarray) -> np.ndarray:
             return (arr + arr.dtype.type(1)).astype(arr.dtype)
         return plus_one
+
+
+class CrashesOnSeveralGraphs(_GraphFaults):
+    """Kills its process when asked to compile a model of several unconnected graphs (a native
+    plugin's crash). Not in FAULTS: a run of it needs xdist (``-n``), which survives the crash."""
+
+    device_name = "BATCHCRASH"
+
+    def _compile_model(self, model: Model, config: Any, context: Any) -> Any:
+        if max(graph_of_results(model), default=0) > 0:
+            os._exit(70)
+        return super()._compile_model(model, config, context)
 
 
 FAULTS = {

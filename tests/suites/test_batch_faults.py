@@ -90,3 +90,20 @@ def test_a_device_wrong_alone_is_failed_by_the_generated_cases(reports: Records)
 
 def test_table_covers_every_fault() -> None:
     assert set(faulty.FAULTS) == {"RefusesDisconnected", "RunsFirstGraphOnly", "WrongWhenAlone"}
+
+
+def test_a_device_that_crashes_on_a_batch_costs_one_crashed_test_per_batch(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Under xdist a crash kills the worker, and the test that ran the batch is recorded crashed.
+    The batch's marker makes the process that takes over run the batch's other cases alone (they
+    pass), so the crash is not repeated on each of them."""
+    device = faulty.CrashesOnSeveralGraphs.device_name
+    docs = run_devices(tmp_path_factory.mktemp("batch_crash"), ["batch_faulty_devices:CrashesOnSeveralGraphs"],
+                       "-n", "2", "-k", SELECT, "--ovconform-examples", str(EXAMPLES), "--ovconform-depth", "standard")
+    records = docs[device]["records"]
+    crashed = [r for r in records if r["status"] == "crashed"]
+    assert crashed and all("::test_op_inference[" in r["nodeid"] and "-case" not in r["nodeid"] for r in crashed)
+    # at most one crash per batch and worker that planned it (two workers may both start one)
+    assert len(crashed) <= 2 * len(OPS), [r["nodeid"] for r in crashed]
+    others = {r["nodeid"]: r["status"] for r in records if r["status"] != "crashed"}
+    assert len(others) >= 40 and set(others.values()) == {"passed"}, others
