@@ -39,6 +39,7 @@ from ovconform.suites import _models
 from ovconform.suites._helpers import (
     LONG_RUN_TOLERANCE,
     PATIENCE_S,
+    RunWindow,
     long_run_expected,
     long_run_inputs,
     new_core,
@@ -62,16 +63,6 @@ def _executor(compiled: Any) -> Any:
     return getattr(compiled, "task_executor", None)
 
 
-def _shortest_run(request: Any, seed: int, runs: int = 2) -> float:
-    inputs = long_run_inputs(seed)
-    durations = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        request.infer(inputs)
-        durations.append(time.perf_counter() - start)
-    return min(durations)
-
-
 def _run_together(compiled: list[Any], device: str, where: str, per_model: int = PER_MODEL,
                   measure: bool = True) -> tuple[float, float]:
     """Start ``per_model`` requests of each compiled model back to back, each with its own inputs;
@@ -80,10 +71,10 @@ def _run_together(compiled: list[Any], device: str, where: str, per_model: int =
     after, so that a busy moment while measuring (a loaded CI machine) does not set the bar above
     what runs one at a time took while the machine was quieter."""
     requests = [c.create_infer_request() for c in compiled for _ in range(per_model)]
-    shortest = 0.0
+    window = None
     if measure:
         with no_error(f"{where}; infer (measuring a run)"):
-            shortest = _shortest_run(requests[0], 0)
+            window = RunWindow(requests[0], long_run_inputs(0), runs=2)
     done: list[float] = []
     lock = threading.Lock()
 
@@ -113,11 +104,11 @@ def _run_together(compiled: list[Any], device: str, where: str, per_model: int =
     while len(done) < len(requests) and time.monotonic() < end:
         time.sleep(0.005)
     assert_that(len(done) >= len(requests), "completion callbacks called", len(done), f">= {len(requests)}", where)
-    took = max(done) - started
-    if measure:
-        with no_error(f"{where}; infer (measuring a run again)"):
-            shortest = min(shortest, _shortest_run(requests[0], 0))
-    return took, shortest
+    if window is None:
+        return max(done) - started, 0.0
+    with no_error(f"{where}; infer (measuring a run again)"):
+        window.remeasure()
+    return max(done) - started, window.shortest
 
 
 def test_can_set_exclusive_async_requests(ov_plugin_spec: str, ov_device_name: str) -> None:
