@@ -54,9 +54,9 @@ def test_hangs_in_a_broad_except(ov_plugin):
     except Exception:  # a device's catch-all must not swallow the limit
         pass
 
-@pytest.mark.timeout(30)
+@pytest.mark.timeout(60)
 def test_own_marker_gives_more_time(ov_plugin):
-    time.sleep(2)
+    time.sleep(5)
 
 def test_fine(ov_plugin):
     pass
@@ -75,12 +75,12 @@ def test_the_limit_covers_setup_and_catch_alls_and_honours_the_timeout_marker(tm
     (tmp_path / "conftest.py").write_text("def pytest_configure(config):\n"
                                           "    config.addinivalue_line('markers', 'timeout(s): per-test limit')\n")
     subprocess.run([sys.executable, "-m", "pytest", "--plugin=tdev.py", "test_t.py", "-p", "no:timeout", "-q",
-                    "-p", "no:cacheprovider", "--ovconform-test-timeout=1", "--ovconform-report-dir=out", "-n", "2"],
+                    "-p", "no:cacheprovider", "--ovconform-test-timeout=3", "--ovconform-report-dir=out", "-n", "2"],
                    cwd=tmp_path, env=subprocess_env(PLUGINS), capture_output=True, text=True, timeout=300, check=False)
     records = _records(tmp_path / "out" / "TDEV" / "conformance.json")
     got = {n.split("::")[1]: (r["status"], r["phase"], r["scope"]) for n, r in records.items()}
-    # the limit covers setup, call and teardown together: on a loaded machine (CI, -n 2 inside -n 2) the
-    # catch-all test's second of budget can run out as its call ends, so its record may say teardown
+    # the limit (3 s: 1 s made test_fine hang once on a loaded machine) covers setup, call and teardown
+    # together: on a loaded machine (CI, -n 2 inside -n 2) the catch-all test's budget can run out as its call ends, so its record may say teardown
     broad = "test_hangs_in_a_broad_except[TDEV]"
     if got.get(broad) == ("hanged", "teardown", "optional"):
         got[broad] = ("hanged", "call", "optional")
