@@ -22,6 +22,7 @@ Markers: ``entity(name)`` (ov_plugin / ov_compiled_model / ov_infer_request / op
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 import time
@@ -30,7 +31,7 @@ from typing import Any
 
 import pytest
 
-from ovconform.errors import ExpectationError
+from ovconform.errors import ExpectationError, PluginValidationError
 from ovconform.host import expectations as _expectations
 from ovconform.host.plugin_specs import DeviceUnderTest, PluginSpecError, resolve
 from ovconform.reports import collection as _collection
@@ -117,7 +118,7 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     try:
         devices = resolve(specs)
-    except PluginSpecError as e:
+    except (PluginSpecError, PluginValidationError) as e:  # e.g. a device name that is not allowed
         raise pytest.UsageError(str(e)) from None
     # a bad depth or case count is a usage error now, not a collection error of the op suite later
     # (imported here: without --plugin the plugin loads nothing of the op machinery)
@@ -131,6 +132,7 @@ def pytest_configure(config: pytest.Config) -> None:
         own_models_from_config(config)  # a bad file is a usage error now, not a failed test later
     if config.getoption("ovconform_shard", None) is not None:
         config.stash[_shard.shard_key] = _shard.parse_shard(config.getoption("ovconform_shard"))
+    _settle_report_dir(config)
     config.stash[devices_key] = devices
     config.stash[declared_key] = {}
     config.stash[_expectations.key] = _load_expectations(config, devices)
@@ -138,6 +140,23 @@ def pytest_configure(config: pytest.Config) -> None:
     _set_default_timeout(config)
     report = ConformanceReport(config, devices)
     config.pluginmanager.register(report, "ovconform-conformance-report")
+
+
+def _settle_report_dir(config: pytest.Config) -> None:
+    """``--ovconform-report-dir`` made absolute against the folder pytest was started in (a device
+    that changes the working folder must not move the reports or reproducers), and a usage error
+    now, not a traceback when the run ends, if it cannot be a folder."""
+    from pathlib import Path
+
+    given = config.getoption("ovconform_report_dir")
+    path = Path(config.invocation_params.dir) / Path(given).expanduser()
+    existing = next(p for p in (path, *path.parents) if p.exists())
+    if not existing.is_dir():
+        raise pytest.UsageError(f"--ovconform-report-dir={given!r}: {existing} is a file, not a folder; "
+                                "give a folder (it is created if missing).")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise pytest.UsageError(f"--ovconform-report-dir={given!r}: {existing} is not writable.")
+    config.option.ovconform_report_dir = str(path)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -1,8 +1,9 @@
 """What a device name may be, in one place (the plugin base, the Core and the registry use it).
 
 A device name is a non-empty string without ``.`` (it separates the device id: ``"CPU.1"``),
-``:`` (it separates meta-device lists: ``"HETERO:A,B"``), ``,`` (it separates priorities) or
-whitespace. Names are compared case-insensitively (``--plugin=reference`` finds ``REFERENCE``).
+``:`` (it separates meta-device lists: ``"HETERO:A,B"``), ``,`` (it separates priorities), ``/``
+or ``\\`` (it names the device's report folder: ``/dev/accel0`` would write outside the report
+folder) or whitespace. Names are compared case-insensitively (``--plugin=reference`` finds ``REFERENCE``).
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from __future__ import annotations
 from typing import Final
 
 #: characters a device name may not contain (it may not contain whitespace either)
-FORBIDDEN: Final = ".:,"
-RULE: Final = "a non-empty string without '.', ':', ',' or whitespace"
+FORBIDDEN: Final = ".:,/\\"
+RULE: Final = "a non-empty string without '.', ':', ',', '/', '\\' or whitespace"
 
 
 def device_name_ok(name: object) -> bool:

@@ -55,9 +55,20 @@ def op_key(record: dict[str, Any]) -> tuple[str, str] | None:
     facts = record.get("facts") or {}
     op = facts.get("op_type") or facts.get("op")
     if not op:
-        return None
+        return _op_key_of_id(record) if record.get("entity") == "op" else None
     version = facts.get("version", facts.get("opset", ""))
     return str(op), "" if version is None else str(version)
+
+
+#: an op test's case parameter: ``<op type>-<version>-<case label>`` (``PRelu-1-case3``)
+_OP_CASE = re.compile(r"\[([A-Za-z][A-Za-z0-9_]*)-(\d+)-[^\]]+\]$")
+
+
+def _op_key_of_id(record: dict[str, Any]) -> tuple[str, str] | None:
+    """``(op_type, version)`` from an op test's id, for a record without facts: a test whose process
+    died (a crashed record, from xdist or the journal) is still counted under its op."""
+    found = _OP_CASE.search(test_name(record))
+    return (found.group(1), found.group(2)) if found else None
 
 
 def test_name(record: dict[str, Any]) -> str:
@@ -99,6 +110,9 @@ def _partial(doc: dict[str, Any]) -> list[dict[str, Any]]:
     out = []
     for run in runs:
         sel = run.get("selection") or {}
+        if run.get("unfinished"):
+            out.append(run)
+            continue
         if not run.get("partial"):
             continue
         shard = sel.get("shard")

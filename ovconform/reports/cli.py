@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ovconform.errors import OVConformError
+from ovconform.errors import OVConformError, ValidationError
 
 SAMPLE_DEVICE = "REFERENCE"
 
@@ -77,11 +77,20 @@ def run_report(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
     except OVConformError as e:
         print(f"ovconform report {args.report_command}: error: {e}", file=sys.stderr)
         return 2
+    except OSError as e:  # an output path under a file, a folder not writable, ...
+        where = f" {e.filename!r}" if e.filename else ""
+        print(f"ovconform report {args.report_command}: error: cannot write or read{where}: {e.strerror or e}",
+              file=sys.stderr)
+        return 2
 
 
 def _emit(text: str, output: str | None) -> None:
     if output:
-        Path(output).parent.mkdir(parents=True, exist_ok=True)
+        folder = Path(output).parent
+        blocking = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
+        if blocking is not None:
+            raise ValidationError(f"-o {output}: {blocking} is a file, not a folder.")
+        folder.mkdir(parents=True, exist_ok=True)
         Path(output).write_text(text, encoding="utf-8")
     else:
         sys.stdout.write(text)

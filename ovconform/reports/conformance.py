@@ -60,14 +60,17 @@ def fmt_rate(rate: float | None) -> str:
     return "n/a" if rate is None else f"{rate:.2f}%"
 
 
-def write_document(base: Path, device: dict[str, Any], run: dict[str, Any], records: list[dict[str, Any]]) -> Path:
+def write_document(base: Path, device: dict[str, Any], run: dict[str, Any], records: list[dict[str, Any]],
+                   hooks: bool = True) -> Path:
     """Write one device's report under ``base/<device name>/`` and call the
     ``ovconform_report_written`` hook with it.
 
     The file is ``conformance.json``, except that a partial run (``run["partial"]``) never replaces
     a full report: when ``conformance.json`` holds a full run, the partial report goes beside it as
     ``conformance.partial.json``. Writing ``conformance.json`` removes a ``conformance.partial.json``
-    left by an earlier run. The write is atomic (a temporary file, then a rename).
+    left by an earlier run. The write is atomic (a temporary file, then a rename). ``hooks=False``:
+    the ``ovconform_report_written`` hook is not called (the report a run writes when it starts,
+    saying it has not finished).
     """
     doc = {"schema_version": SCHEMA_VERSION, "run": run, "device": device, "summary": summarize(records),
            "records": records}
@@ -79,7 +82,8 @@ def write_document(base: Path, device: dict[str, Any], run: dict[str, Any], reco
     os.replace(tmp, path)
     if path.name == REPORT_NAME:
         (folder / PARTIAL_NAME).unlink(missing_ok=True)
-    _report_written(path, doc)
+    if hooks:
+        _report_written(path, doc)
     return path
 
 

@@ -28,6 +28,7 @@ from typing import Any
 
 from tabulate import tabulate
 
+from ovconform.errors import ValidationError
 from ovconform.reports import _doc
 from ovconform.reports.conformance import fmt_rate
 
@@ -87,6 +88,11 @@ class Diff:
 def diff(base: dict[str, Any], new: dict[str, Any], partial_as_missing: bool = False) -> Diff:
     """The differences from ``base`` to ``new`` (both validated documents); see the module docstring
     for a partial ``new``."""
+    for label, doc in (("BASE", base), ("NEW", new)):
+        if any(run.get("unfinished") for run in (doc["runs"] if "runs" in doc else [doc["run"]])):
+            raise ValidationError(f"{label} is the report of a run that did not finish (run.unfinished: its process "
+                                  "died before writing its results); `ovconform report rebuild <its report folder>` "
+                                  "writes the results its journal kept.")
     before = {(r["device"], r["nodeid"]): r for r in base["records"]}
     after = {(r["device"], r["nodeid"]): r for r in new["records"]}
     narrower = _doc.is_partial(new) and not partial_as_missing

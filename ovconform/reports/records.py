@@ -118,18 +118,31 @@ def record_of(report: pytest.TestReport) -> dict[str, Any] | None:
     return None
 
 
-def crashed_record(report: pytest.TestReport, meta: DeviceTest) -> dict[str, Any]:
+def crashed_record(report: pytest.TestReport, meta: DeviceTest,
+                   before: dict[str, Any] | None = None) -> dict[str, Any]:
     """A record for a report that lost its own (the process running the test died): the test's
     id, entity and scope as collected, status crashed (or hanged), the phase it died in (``call``
-    when unknown: xdist reports a worker's death as phase ``???``)."""
+    when unknown: xdist reports a worker's death as phase ``???``).
+
+    ``before``: the test's record from its call, when the process died after it (in the test's
+    teardown, e.g. a driver aborting as the objects the test made are released): the test is
+    ``crashed`` in phase ``teardown`` — a hanged one stays hanged — and keeps its facts, the
+    message saying how the call ended."""
     status = classify(report)
-    return {
+    message = _message(report) or "the test never finished"
+    record = {
         "nodeid": meta["test_id"], "device": meta["device"], "entity": meta["entity"], "scope": meta["scope"],
         "status": status if status in ("crashed", "hanged") else "crashed",
         "phase": report.when if report.when in PHASES else "call",
-        "duration": round(report.duration, 6), "message": _message(report) or "the test never finished",
+        "duration": round(report.duration, 6), "message": message,
         "facts": {}, "finished_at": time.time(), "details": details(report),
     }
+    if before is not None:
+        record.update(status="hanged" if before["status"] == "hanged" else "crashed", phase="teardown",
+                      duration=before.get("duration", 0.0), facts=dict(before.get("facts") or {}),
+                      message=(f"its call ended {before['status']}, then the process running it died (in the "
+                               f"test's teardown or right after it): {message}")[:_MESSAGE_LIMIT])
+    return record
 
 
 def interrupted_record(start: dict[str, Any], message: str) -> dict[str, Any]:

@@ -103,10 +103,14 @@ def partial_besides_shard(selection: dict[str, Any]) -> bool:
 
 
 def describe(run: dict[str, Any]) -> str:
-    """One line saying why a run is partial (empty for a full run)."""
-    if not run.get("partial"):
+    """One line saying why a run is partial (empty for a full run), or that it did not finish."""
+    if not run.get("partial") and not run.get("unfinished"):
         return ""
     sel = run.get("selection") or {}
+    if run.get("unfinished"):
+        return (f"UNFINISHED run: the process writing this report ended before the run did (it was killed, "
+                f"or a device ended it); none of its {sel.get('not_run')} selected test(s) has a result here; "
+                "`ovconform report rebuild <report folder>` writes the results its journal kept")
     parts = []
     if sel.get("paths"):
         parts.append("paths " + " ".join(sel["paths"]))

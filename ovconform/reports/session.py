@@ -111,6 +111,8 @@ class ConformanceReport:
         self._collected = []
         if self.journal is not None:
             self.journal.write("collection", **self.collection.to_entry())
+        if self._is_controller():
+            self._write_unfinished()
         # The collected tests, their cases and models live to the end of the run: out of the cyclic
         # collector's view, so a suite's gc.collect() (lifetime checks) does not walk them every time.
         gc.collect()
@@ -122,6 +124,25 @@ class ConformanceReport:
         if self.collection is None:
             folder = Path(node.workerinput["ovconform_journal_dir"])
             self.collection = journal.read_collection(folder / f"{node.workerinput['workerid']}{journal.SUFFIX}")
+            self._write_unfinished()
+
+    def _write_unfinished(self) -> None:
+        """Each device's report says, until the run writes the real one at its end, that the run has
+        not finished (``run.unfinished``, no records): a process that dies without reaching the end
+        (a device calling ``exit(0)``, a kill) leaves that report, not an earlier run's, nor none."""
+        if not self.active or self.collection is None:
+            return
+        run = self._run_metadata(time.time())  # finished_at: when this report was written
+        run.pop("duration_s", None)
+        selected = {m["test_id"] for m in self.collection.tests.values()}
+        run.update(selection.finish(self._selection, self.collection, selected))  # partial as selected
+        run["selection"]["not_run"] = len(selected)
+        run["unfinished"] = True
+        for dut in self.devices:
+            try:
+                write_document(self._base(), self._metadata(dut), run, [], hooks=False)
+            except OSError as e:  # the end of the run says so (it fails to write there too)
+                self._journal_error = self._journal_error or f"{type(e).__name__}: {e}"
 
     def _meta(self, nodeid: str) -> DeviceTest | None:
         """The collected metadata of a device test (by pytest node id), or None for other tests. Without
@@ -151,12 +172,17 @@ class ConformanceReport:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         record = _records.record_of(report)
         if record is None:
-            if report.passed or report.skipped or (report.when != "call" and report.nodeid in self.records):
+            # xdist reports a worker's death (phase "???") for the test it was running, also when
+            # that test's call already reported: the process died in its teardown
+            died = report.when not in _records.PHASES
+            if report.passed or report.skipped:
+                return
+            if not died and report.when != "call" and report.nodeid in self.records:
                 return
             meta = self._meta(report.nodeid)
             if meta is None:
                 return
-            record = _records.crashed_record(report, meta)
+            record = _records.crashed_record(report, meta, before=self.records.get(report.nodeid) if died else None)
         if self.journal is not None:
             self.journal.write("record", record=record)
         if _records.supersedes(self.records.get(report.nodeid), record):

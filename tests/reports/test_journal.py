@@ -128,7 +128,8 @@ def _statuses(path: Path) -> dict[str, str]:
 def test_sigkill_without_xdist_rebuild_recovers_every_finished_test(tmp_path: Path) -> None:
     _run_and_kill(tmp_path, {"test_a.py": SUITE_A}, [], ["blocking"], ["test_a_pass2"])
     report = tmp_path / "out" / "JDEV" / "conformance.json"
-    assert not report.exists(), "the killed run cannot have written its report"
+    unfinished = json.loads(report.read_text())  # written when the run collected, never replaced
+    assert unfinished["run"]["unfinished"] is True and unfinished["records"] == [], unfinished["run"]
     proc = _rebuild(tmp_path / "out")
     assert proc.returncode == 0, proc.stderr
     assert "4 finished test(s), 1 interrupted" in proc.stdout
@@ -149,6 +150,7 @@ def test_sigkill_without_xdist_rebuild_recovers_every_finished_test(tmp_path: Pa
 def test_sigkill_under_xdist_rebuild_recovers_every_finished_test(tmp_path: Path) -> None:
     _run_and_kill(tmp_path, {"test_a.py": SUITE_A, "test_b.py": SUITE_B}, ["-n", "2", "--dist", "loadfile"],
                   ["blocking", "b_done"], ["test_a_pass2", "test_b_last"])
+    assert json.loads((tmp_path / "out" / "JDEV" / "conformance.json").read_text())["run"]["unfinished"] is True
     proc = _rebuild(tmp_path / "out")
     assert proc.returncode == 0, proc.stderr
     assert _statuses(tmp_path / "out" / "JDEV" / "conformance.json") == {**FINISHED_A, **FINISHED_B,

@@ -80,7 +80,8 @@ def test_the_limit_covers_setup_and_catch_alls_and_honours_the_timeout_marker(tm
     records = _records(tmp_path / "out" / "TDEV" / "conformance.json")
     got = {n.split("::")[1]: (r["status"], r["phase"], r["scope"]) for n, r in records.items()}
     # the limit (3 s: 1 s made test_fine hang once on a loaded machine) covers setup, call and teardown
-    # together: on a loaded machine (CI, -n 2 inside -n 2) the catch-all test's budget can run out as its call ends, so its record may say teardown
+    # together: on a loaded machine (CI, -n 2 inside -n 2) the catch-all test's budget can run out as its
+    # call ends, so its record may say teardown
     broad = "test_hangs_in_a_broad_except[TDEV]"
     if got.get(broad) == ("hanged", "teardown", "optional"):
         got[broad] = ("hanged", "call", "optional")

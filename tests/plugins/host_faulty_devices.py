@@ -1,0 +1,46 @@
+"""Devices whose process dies where the harness's reports used to tell more than happened (for
+``tests/reports/test_unfinished_runs.py``). Each is REFERENCE with one process-level fault, only
+on models holding a PRelu (the rest of a run passes).
+
+* :class:`ExitsOnPRelu` — a vendor SDK that calls ``exit(0)`` from C on a layer it cannot compile:
+  the process ends with status 0 in the middle of the run, before pytest writes any report.
+* :class:`AbortsOnRelease` — a driver that aborts (SIGABRT, "double free or corruption") when the
+  plugin object that compiled a PRelu is released: in the test's teardown, after its call passed.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+from ovconform.ir import Model
+from ovconform.properties import PropertyStore
+from reference_plugin.plugin import ReferencePlugin
+
+
+def _has_prelu(model: Model) -> bool:
+    return any(n.type_name == "PRelu" for n in model.get_ordered_ops())
+
+
+class ExitsOnPRelu(ReferencePlugin):
+    device_name = "HOST_EXITS"
+
+    def _compile_model(self, model: Model, config: PropertyStore, context: Any) -> Any:
+        if _has_prelu(model):
+            sys.stdout.flush()
+            os._exit(0)
+        return super()._compile_model(model, config, context)
+
+
+class AbortsOnRelease(ReferencePlugin):
+    device_name = "HOST_ABORTS"
+
+    def _compile_model(self, model: Model, config: PropertyStore, context: Any) -> Any:
+        if _has_prelu(model):
+            self._poisoned = True
+        return super()._compile_model(model, config, context)
+
+    def __del__(self) -> None:
+        if getattr(self, "_poisoned", False):
+            os.abort()
