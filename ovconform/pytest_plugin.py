@@ -38,6 +38,7 @@ from ovconform.reports import collection as _collection
 from ovconform.reports import records as _records
 from ovconform.reports import shard as _shard
 from ovconform.reports.session import ConformanceReport
+from ovconform.reports.watchdog import Watchdog
 
 devices_key = pytest.StashKey[list[DeviceUnderTest]]()
 declared_key = pytest.StashKey[dict[str, tuple[set[str], dict[str, str]]]]()
@@ -288,6 +289,8 @@ def _set_default_timeout(config: pytest.Config) -> None:
     seconds = config.getoption("ovconform_test_timeout")
     if not seconds:
         return
+    # the last resort for a test blocked where the signal-based limits cannot reach (native code)
+    config.pluginmanager.register(Watchdog(config, float(seconds)), "ovconform-watchdog")
     if config.pluginmanager.hasplugin("timeout"):
         if not getattr(config.option, "timeout", None):
             config.option.timeout = seconds

@@ -83,7 +83,7 @@ def attach(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestRe
         "phase": report.when,
         "duration": round(report.duration, 6),
         "message": _message(report),
-        "facts": _jsonable(item.stash.get(facts_key, {})),
+        "facts": jsonable_facts(item.stash.get(facts_key, {})),
         "finished_at": time.time(),
     }
     if record["status"] in BAD:
@@ -100,7 +100,7 @@ def details(report: pytest.TestReport) -> str:
     return text if len(text) <= DETAILS_LIMIT else "[...]\n" + text[-DETAILS_LIMIT:]
 
 
-def _jsonable(facts: dict[str, Any]) -> dict[str, Any]:
+def jsonable_facts(facts: dict[str, Any]) -> dict[str, Any]:
     out = {}
     for k, v in facts.items():
         try:
@@ -163,4 +163,4 @@ def supersedes(previous: dict[str, Any] | None, record: dict[str, Any]) -> bool:
 
 
 __all__ = ["PHASES", "STATUSES", "TIMEOUT_MARK", "attach", "classify", "crashed_record", "device_of",
-           "interrupted_record", "record_of", "supersedes"]
+           "interrupted_record", "jsonable_facts", "record_of", "supersedes"]

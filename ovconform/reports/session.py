@@ -179,6 +179,8 @@ class ConformanceReport:
                 return
             if not died and report.when != "call" and report.nodeid in self.records:
                 return
+            if died and (self.records.get(report.nodeid) or {}).get("status") == "hanged":
+                return  # the watchdog ended the worker of a hanged test (ovconform/reports/watchdog.py)
             meta = self._meta(report.nodeid)
             if meta is None:
                 return

@@ -6,10 +6,13 @@ on models holding a PRelu (the rest of a run passes).
   the process ends with status 0 in the middle of the run, before pytest writes any report.
 * :class:`AbortsOnRelease` — a driver that aborts (SIGABRT, "double free or corruption") when the
   plugin object that compiled a PRelu is released: in the test's teardown, after its call passed.
+* :class:`DeadlocksInNativeCode` — a driver that locks one of its (non-recursive) mutexes twice while
+  compiling a PRelu: the thread blocks in C, where no ``SIGALRM`` handler can run, for good.
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
 import sys
 from typing import Any
@@ -44,3 +47,15 @@ class AbortsOnRelease(ReferencePlugin):
     def __del__(self) -> None:
         if getattr(self, "_poisoned", False):
             os.abort()
+
+
+class DeadlocksInNativeCode(ReferencePlugin):
+    device_name = "HOST_DEADLOCKS"
+
+    def _compile_model(self, model: Model, config: PropertyStore, context: Any) -> Any:
+        if _has_prelu(model):
+            libc = ctypes.CDLL(None)
+            mutex = ctypes.create_string_buffer(64)  # zeroed: PTHREAD_MUTEX_INITIALIZER (a normal mutex)
+            libc.pthread_mutex_lock(mutex)
+            libc.pthread_mutex_lock(mutex)  # never returns
+        return super()._compile_model(model, config, context)

@@ -84,3 +84,18 @@ def test_an_op_record_without_facts_is_counted_under_the_op_of_its_id() -> None:
     assert _doc.op_key(record) == ("MatMul", "1")
     assert _doc.op_key(dict(record, entity="api")) is None
     assert _doc.op_key(dict(record, nodeid="test_x.py::test_y[openvino-CPU]")) is None
+
+
+def test_a_test_blocked_in_native_code_is_recorded_hanged_and_the_run_reports(tmp_path: Path) -> None:
+    """A deadlock in C (no SIGALRM handler can run): the watchdog records the test hanged 5 s past its
+    2 s limit, writes the report of the run so far and ends the process (status 1), where the run used
+    to wait for good. pytest-timeout is loaded (its signal method, as in CI)."""
+    done = _pytest(tmp_path, "DeadlocksInNativeCode", "test_plugin_version or (PRelu-1-case3 and implemented)",
+                   "--ovconform-test-timeout=2")
+    assert done.returncode == 1, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "ovconform's watchdog ended the process" in done.stderr
+    doc = _doc_of(tmp_path / "out" / "HOST_DEADLOCKS" / "conformance.json")
+    assert "unfinished" not in doc["run"] and doc["run"]["partial"] is True  # the tests after it did not run
+    hanged = next(r for r in doc["records"] if "PRelu-1-case3" in r["nodeid"])
+    assert (hanged["status"], hanged["phase"]) == ("hanged", "call"), hanged
+    assert hanged["facts"]["op_type"] == "PRelu" and "blocked where the limit cannot stop it" in hanged["message"]
