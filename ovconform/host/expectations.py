@@ -12,7 +12,11 @@ parameters, and as a test-id prefix. Every entry needs a reason after ``#``. A m
 expected to fail (``xfail(strict=True)``): if it passes, it is reported as xpassed and fails the
 run. A reason starting with ``flaky:`` marks a test that fails in some runs and passes in others
 (a device returning uninitialised memory, say): ``xfail(strict=False)``, so either outcome is
-accepted, and such entries are never pruned.
+accepted, and such entries are never pruned. A reason starting with ``crash:`` marks a test that
+kills the device's process (a segfault, a floating-point exception): ``xfail(run=False)``, so it is
+recorded xfailed without running, and a run without ``-n`` is not ended by it (the op suite leaves
+such a case out of its op version's batch too). Such an entry never learns that the device was
+fixed: it is never pruned, and only running the test without the entry tells.
 
 A reason may start with a condition on the device's properties, in brackets: the entry applies
 only to a device whose properties meet it, read from the device when the run starts. A device's
@@ -175,6 +179,11 @@ class Entry:
         """The test fails in some runs only: a non-strict xfail."""
         return self.reason.lower().startswith("flaky:")
 
+    @property
+    def crashes(self) -> bool:
+        """The test kills the device's process: an xfail that is not run."""
+        return self.reason.lower().startswith("crash:")
+
     def __post_init__(self) -> None:
         self.needle = required_text(self.pattern)
 
@@ -300,7 +309,8 @@ class Expectations:
     def xfail(entry: Entry) -> pytest.MarkDecorator:
         """The mark a test matching ``entry`` gets."""
         when = f" (when {entry.condition})" if entry.when else ""
-        return pytest.mark.xfail(reason=f"{entry.reason}{when} [{entry.source}]", strict=not entry.flaky)
+        return pytest.mark.xfail(reason=f"{entry.reason}{when} [{entry.source}]", strict=not entry.flaky,
+                                 run=not entry.crashes)
 
     def observe(self, collected: Iterable[tuple[str, str]], suite_modules: Iterable[str] = ()) -> None:
         """Record which entry each collected ``(test id, device)`` matches (the first that matches,

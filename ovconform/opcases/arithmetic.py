@@ -275,7 +275,9 @@ def _stim_power(b: S.StimulusBuilder, sa: tuple[int, ...], sb: tuple[int, ...],
     return b.uniform(sa, et, -4 if et.is_signed() else 0, 4), b.uniform(sb, et, 0, 3)
 
 
-SR.register_binary({
+#: The binary ops' stimulus (``SR.register_binary``); ``_stimulus_geometry`` draws its rank-5 broadcasts with
+#: the same value generators.
+BINARY_STIMULI: dict[tuple[str, int], dict[str, Any]] = {
     ("Power", 1): {"types": S.NUMERIC, "gen": _stim_power},
     ("Add", 1): {"types": S.NUMERIC, "gen": SR.bounded(-100, 100, SR.NARROW_ADD), "specials": SR.ALL_SPECIALS},
     ("Subtract", 1): {"types": S.NUMERIC, "gen": SR.subtract_gen, "specials": SR.ALL_SPECIALS},
@@ -293,7 +295,8 @@ SR.register_binary({
     ("Minimum", 1): {"types": S.NUMERIC, "gen": SR.bounded(-100, 100, {}), "specials": SR.EXACT_SPECIALS,
                      "boundary": (True, True)},
     ("SquaredDifference", 1): {"types": S.FLOATS, "gen": SR.bounded(-50, 50, {}), "specials": ("nan", "-0", "sub")},
-})
+}
+SR.register_binary(BINARY_STIMULI)
 
 
 def _stim_cumsum(label: str, shape: tuple[int, ...], et: Type = Type.f32, *, exclusive: bool = False,

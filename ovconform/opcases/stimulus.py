@@ -9,7 +9,10 @@ device would tile or vectorise also gets **stimulus cases**, registered by its f
 the :data:`RECIPE_MODULES` (``_stimulus_movement``: Pad, Tile, slices, Broadcast, scatters;
 ``_stimulus_numeric``: Convert, normalizations, FakeQuantize, attention, ConvolutionBackpropData,
 Einsum, adaptive pooling; ``_stimulus_recurrent``: RNN/GRU/LSTM cells and sequences, the DFT family;
-``_stimulus_detection``: GroupConvolutionBackpropData, NonMaxSuppression, DetectionOutput) —
+``_stimulus_detection``: GroupConvolutionBackpropData, NonMaxSuppression, DetectionOutput), and
+``_stimulus_geometry`` adds geometries across families (rank-5/6 axes and broadcasts, asymmetric and
+automatic pads, TopK index order past k = 32, Concat of 10-12 inputs, ``ceil_torch`` windows, exact
+nearest-neighbour ties, zero-size tensors, i64 values beyond the i32 range) —
 and run by the op suite next to the generated ones (test ids
 ``MatMul-1-k65``, ``Relu-1-special-f32``, ...).
 
@@ -321,11 +324,13 @@ def register_stimuli(op_type: str, version: int) -> Callable[[Recipe], Recipe]:
     return deco
 
 
-#: Recipe modules of op versions whose family module registers no stimulus cases itself.
+#: Recipe modules of op versions whose family module registers no stimulus cases itself (and
+#: ``_stimulus_geometry``: the ranks, pads, ties, zero-size and 64-bit cases added across families).
 RECIPE_MODULES: Final = ("ovconform.opcases._stimulus_movement", "ovconform.opcases._stimulus_numeric",
                           "ovconform.opcases._stimulus_recurrent", "ovconform.opcases._stimulus_detection",
                           "ovconform.opcases._stimulus_layout", "ovconform.opcases._stimulus_sparse",
-                          "ovconform.opcases._stimulus_image", "ovconform.opcases._stimulus_control")
+                          "ovconform.opcases._stimulus_image", "ovconform.opcases._stimulus_control",
+                          "ovconform.opcases._stimulus_geometry")
 
 
 def _load() -> None:

@@ -192,6 +192,19 @@ def test_flaky_expectations_accept_either_outcome_and_are_never_pruned(pytester:
     assert exp.read_text().strip() == text.strip()  # nothing pruned
 
 
+def test_crash_expectations_are_recorded_xfailed_without_running(pytester: pytest.Pytester,
+                                                                   device_file: Path) -> None:
+    """A ``crash:`` entry: the test would end a run without ``-n`` (here it exits the process), so it
+    is recorded xfailed without running; the session goes on and writes its report."""
+    pytester.makepyfile(test_suite=SUITE + "\ndef test_dies(ov_plugin):\n    os._exit(3)\n")
+    exp = pytester.makefile(".txt", expect="test_suite.py::test_dies  # crash: kills the device's process (SIGFPE)\n")
+    result = pytester.runpytest_subprocess(f"--plugin={device_file}", "test_suite.py",
+                                           f"--ovconform-expectations={exp}", "-rx")
+    result.assert_outcomes(passed=3, failed=1, skipped=1, xfailed=1)
+    result.stdout.fnmatch_lines(["*XFAIL*test_dies*NOTRUN*crash: kills the device's process*"])
+    assert _statuses(_report(pytester))["test_dies[MYDEV]"] == "xfailed"
+
+
 def test_bundled_expectation_file_is_found_by_name_from_any_folder(pytester: pytest.Pytester,
                                                                    device_file: Path) -> None:
     pytester.makepyfile(test_suite=SUITE)

@@ -1,7 +1,12 @@
 """Case strategies of Transpose-1, Concat-1, Split-1, VariadicSplit-1, Gather-1/7/8,
 StridedSlice-1 and Broadcast-1/3 (drawn with :mod:`ovconform.opcases._draw_dynamic`).
 
-Every case is valid for OpenVINO CPU as well as for the spec.
+Every case is valid for OpenVINO CPU as well as for the spec: integer data is small. The stimulus
+cases of :mod:`ovconform.opcases._stimulus_geometry` add what OpenVINO CPU gets wrong and the spec
+defines: i64 data over the whole 64-bit range (``Transpose-1-i64-wide``, ``Concat-1-i64-wide``,
+``Gather-<v>-i64-wide``: OpenVINO CPU moves i64 as i32) and Gather with no indices or of empty data
+(``Gather-<v>-empty-indices``, ``-empty-data``: OpenVINO CPU dies of SIGFPE); the bundled
+openvino-CPU expectations record both.
 """
 
 from __future__ import annotations

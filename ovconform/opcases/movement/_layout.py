@@ -3,7 +3,10 @@ ShuffleChannels-1, ReverseSequence-1, Pad-1/12, Slice-8, SliceScatter-15, BatchT
 SpaceToBatch-2.
 
 Data is f32 about half the time, otherwise f16, i32, i64, u8, i8 or boolean; i64 values stay in the
-i32 range (OpenVINO CPU moves i64 as i32). Index inputs are i32 or i64 Constants, sometimes
+i32 range (OpenVINO CPU moves i64 as i32). The stimulus case ``Tile-1-i64-wide``
+(:mod:`ovconform.opcases._stimulus_geometry`) moves i64 values over the whole range, as the spec
+defines; OpenVINO CPU fails it (an entry of the bundled openvino-CPU expectations), and
+``Tile-1-empty`` tiles zero-size data. Index inputs are i32 or i64 Constants, sometimes
 Parameters where OpenVINO CPU compiles that. Shapes stay small (a few hundred elements at most).
 
 Kept away from, because the spec leaves it undefined: BatchToSpace/SpaceToBatch with
