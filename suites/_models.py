@@ -314,14 +314,16 @@ def chain_models(dynamic: bool = False) -> tuple[Model, Model]:
 STATE_VARIABLES = ("c_1-3", "r_1-3")
 
 
-def state_model() -> Model:
+def state_model(initial: float = 0.0) -> Model:
     """Two variables ``c_1-3`` and ``r_1-3`` ([1, 2] f32, zero-initialised): each becomes
-    ``state + data``; the output is ``sigmoid(c' + r')`` (OVInferRequestVariableStateTest)."""
+    ``state + data``; the output is ``sigmoid(c' + r')`` (OVInferRequestVariableStateTest).
+    With ``initial`` the ReadValue initializers are that value instead of zeros (so that going back
+    to the initializer differs from writing zeros)."""
     x = _param([1, 2], F32, "data")
     sinks, new = [], []
     for var in STATE_VARIABLES:
-        rv = _named(ops.read_value(ops.constant(np.zeros((1, 2), np.float32), name=f"{var}_init"), var, F32, [1, 2]),
-                    f"read_{var}")
+        init = ops.constant(np.full((1, 2), initial, np.float32), name=f"{var}_init")
+        rv = _named(ops.read_value(init, var, F32, [1, 2]), f"read_{var}")
         updated = _named(ops.add(rv, x), f"update_{var}")
         sinks.append(_named(ops.assign(updated, var), f"assign_{var}"))
         new.append(updated)

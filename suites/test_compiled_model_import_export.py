@@ -11,7 +11,9 @@ All need the EXPORT_IMPORT capability (skipped with the reason otherwise).
 * Beyond OpenVINO (–, optional): the imported model computes what the original computes, on the
   suite models; garbage and truncated blobs are refused; a binary stream works like bytes; an
   imported model reports LOADED_FROM_CACHE false; the compile configuration travels in the blob
-  (seeds 000/002: the imported model's get_property answers it, and it is in force); a blob
+  (seeds 000/002: the imported model's get_property answers it, and it is in force), and the
+  import_model call's own properties override the blob's (OpenVINO's Python API: they are
+  "relevant only for this load operation"; TEMPLATE's import_model uses them); a blob
   another device exported, a blob of a newer format version, and a model's IR instead of a blob
   are refused with ImportModelError (seeds 001/002: import_model checks the device information in
   the blob).
@@ -32,6 +34,7 @@ from ovconform.assertions import (
     assert_equal,
     assert_outputs_close,
     assert_raises_ov_error,
+    assert_that,
     call,
     fail,
     no_error,
@@ -200,6 +203,33 @@ def test_imported_model_keeps_compile_config(ov_core: Any, ov_device_name: str) 
         request.infer(_models.make_inputs(model))
         info = request.get_profiling_info()
     assert_equal(bool(info), True, "profiling information of the imported model (PERF_COUNT=True)", where)
+
+
+#: What the model of the override test is compiled with, and what import_model is given instead.
+COMPILED_WITH = {P.PERF_COUNT: False, P.PERFORMANCE_HINT: "LATENCY"}
+IMPORTED_WITH = {P.PERF_COUNT: True, P.PERFORMANCE_HINT: "THROUGHPUT"}
+
+
+def test_import_properties_override_the_blob(ov_core: Any, ov_device_name: str) -> None:
+    """(–) import_model's own properties win over the configuration the blob carries: a model
+    compiled with PERF_COUNT off and the LATENCY hint, imported with PERF_COUNT on and THROUGHPUT,
+    reports the import call's values, and its runs are profiled (some node EXECUTED)."""
+    model = _models.build("conv_pool_relu")
+    with no_error(call(ov_device_name, "compile_model", model.friendly_name, COMPILED_WITH)):
+        blob = ov_core.compile_model(model, ov_device_name, COMPILED_WITH).export_model()
+    where = call(ov_device_name, "import_model", f"<blob compiled with {COMPILED_WITH}>", IMPORTED_WITH)
+    with no_error(where):
+        imported = ov_core.import_model(blob, ov_device_name, IMPORTED_WITH)
+    for name, value in IMPORTED_WITH.items():
+        with no_error(where + f"; get_property({name!r})"):
+            got = imported.get_property(name)
+        assert_equal(P.to_string(got), P.to_string(P.parse_value(name, value)), f"{name} of the imported model", where)
+    with no_error(where + "; infer + get_profiling_info"):
+        request = imported.create_infer_request()
+        request.infer(_models.make_inputs(model))
+        statuses = sorted({str(getattr(i.status, "name", i.status)) for i in request.get_profiling_info()})
+    assert_that("EXECUTED" in statuses, "statuses of the imported model's counters after infer()", statuses,
+                "some node EXECUTED (PERF_COUNT on)", where)
 
 
 def _foreign_blobs(device: str) -> dict[str, bytes]:

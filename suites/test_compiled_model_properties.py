@@ -19,7 +19,9 @@
 * OVClassCompiledModelSetIncorrectConfigTest — O.
 * Not in conformance (–, optional): set/get round trip on the compiled model, EXECUTION_DEVICES
   names this device, read-only compiled-model properties refuse writes,
-  OPTIMAL_NUMBER_OF_INFER_REQUESTS follows the streams and hints the compiled model reports.
+  OPTIMAL_NUMBER_OF_INFER_REQUESTS follows the streams and hints the compiled model reports, a
+  compiled model keeps the configuration it was compiled with when the device's properties
+  change afterwards (seed 000: the compiled model holds its own copy of the configuration).
 """
 
 from __future__ import annotations
@@ -354,3 +356,40 @@ def test_read_only_compiled_properties_refuse_writes(ov_core: Any, ov_device_nam
         value = _get(compiled, ov_device_name, name)
         assert_raises_ov_error(PropertyError, compiled.set_property, {name: value},
                                call=call(ov_device_name, "CompiledModel.set_property", {name: value}))
+
+
+#: Device properties a compiled model takes when it is compiled, each with two values to switch between.
+SNAPSHOT = {P.PERF_COUNT: (False, True), P.PERFORMANCE_HINT: ("LATENCY", "THROUGHPUT"),
+            P.EXECUTION_MODE_HINT: ("PERFORMANCE", "ACCURACY")}
+
+
+def test_compiled_model_keeps_its_config_when_the_device_changes(ov_core: Any, ov_device_name: str,
+                                                                ov_supported_properties: dict[str, str]) -> None:
+    """(–, seed 000: the compiled model holds its own copy of the configuration) Core.set_property
+    on the device after compiling changes no compiled model: of a model compiled without
+    properties, PERF_COUNT, PERFORMANCE_HINT and EXECUTION_MODE_HINT (those the device lists RW
+    and the compiled model lists or answers; OpenVINO AUTO's compiled model has no
+    EXECUTION_MODE_HINT) read back what they read before the device was set to other values."""
+    compiled = _compile(ov_core, ov_device_name)
+    listed = _supported(compiled, ov_device_name)
+    before: dict[str, str] = {}
+    for name in (n for n in SNAPSHOT if ov_supported_properties.get(n) == "RW"):
+        if name in listed:
+            before[name] = P.to_string(_get(compiled, ov_device_name, name))
+            continue
+        try:
+            before[name] = P.to_string(compiled.get_property(name))
+        except OVConformError:
+            continue  # neither listed nor answered: the compiled model does not report it
+    names = sorted(before)
+    if not names:
+        pytest.skip(f"{ov_device_name}: no compiled model reports one of {sorted(SNAPSHOT)}, RW on the device")
+    change: dict[str, Any] = {}
+    for name in names:
+        first, second = SNAPSHOT[name]
+        change[name] = second if _canonical(name, first) == before[name] else first
+    with no_error(call(ov_device_name, "Core.set_property", change)):
+        ov_core.set_property(ov_device_name, change)
+    after = {n: P.to_string(_get(compiled, ov_device_name, n)) for n in names}
+    where = call(ov_device_name, "CompiledModel.get_property") + f" after Core.set_property({change}) on the device"
+    assert_equal(after, before, "properties of the compiled model", where)

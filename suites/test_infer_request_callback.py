@@ -5,7 +5,8 @@
   request, is safe; an exception raised by the callback surfaces from wait(); wait_for(0)
   returns False while the request runs; the callback object itself is called (not a copy).
 * Beyond OpenVINO (–, optional): exactly one call per run over several runs; the Python API's
-  ``set_callback(fn, userdata)`` form.
+  ``set_callback(fn, userdata)`` form; the run's outputs are written before its callback is
+  called (the Python API's asynchronous pattern reads them inside the callback).
 
 "While the request runs" is made deterministic with a callback that blocks: the contract says a
 request stays busy until its callback has run.
@@ -20,10 +21,10 @@ from typing import Any
 
 import pytest
 
-from ovconform.assertions import assert_equal, assert_raises_ov_error, assert_that, call, no_error
+from ovconform.assertions import assert_equal, assert_raises_ov_error, assert_that, call, fail, no_error
 from ovconform.errors import OVConformError
 from ovconform.suites import _models
-from ovconform.suites._helpers import blocked_run, run_and_check, wait_in_thread
+from ovconform.suites._helpers import blocked_run, check_outputs, run_and_check, wait_in_thread
 
 pytestmark = pytest.mark.entity("ov_infer_request")
 
@@ -153,3 +154,32 @@ def test_callback_with_userdata(infer_request: Any, ov_device_name: str) -> None
     time.sleep(SETTLE_S)
     assert_that(seen == [token], "callback arguments", seen, [token], call(ov_device_name, "set_callback",
                                                                          "append", "<userdata>"))
+
+
+def test_outputs_are_written_before_callback(infer_request: Any, ov_device_name: str) -> None:
+    """(–) the completion callback sees its run's outputs: the output tensor read inside the
+    callback holds the results of that run's inputs, over two runs with different inputs (a
+    callback fired before the outputs are written would see the previous run's values). How many
+    times the callback is called is test_callback_called_once_per_run's subject: each call is checked."""
+    model = _models.build("conv_pool_relu")
+    seen: list[Any] = []
+
+    def callback(error: Any) -> None:
+        try:
+            seen.append(error if error is not None else infer_request.get_output_tensor(0).data.copy())
+        except BaseException as e:  # noqa: BLE001 - reported below, with the run
+            seen.append(e)
+
+    infer_request.set_callback(callback)
+    for seed in (11, 12):
+        inputs = _models.make_inputs(model, seed)
+        where = call(ov_device_name, "InferRequest.get_output_tensor", 0) + f" inside the callback of run seed={seed}"
+        seen.clear()
+        with no_error(call(ov_device_name, "InferRequest.start_async+wait", f"seed={seed}")):
+            infer_request.start_async(inputs)
+            infer_request.wait()
+        assert_that(seen, "callback calls", 0, "at least one", where)
+        for got in list(seen):
+            if isinstance(got, BaseException):
+                fail("error", f"{type(got).__name__}: {got}", "no error (the run's outputs)", where)
+            check_outputs([got], model, inputs, "conv_pool_relu", where)

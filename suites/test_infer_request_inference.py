@@ -4,6 +4,12 @@
   input gives exact expected values (``roi_nchw``, ``roi_1d``).
 * OVInferConsistencyTest.Infer / AsyncInfer (–): N requests × M inferences of one model all
   agree with the oracle.
+* The data path of OpenVINO's Python API (–; ``infer(inputs, share_inputs=False,
+  share_outputs=False)`` and ``start_async(inputs, share_inputs=False)`` are its defaults): numpy
+  inputs are copied into the request's tensors (writes into the caller's arrays after the call
+  change neither that run nor the next one), results are copies (results kept from one run keep
+  their values after the next run), and start_async writes into an output tensor the user set
+  (canInferWithSetInOutBlobs, asynchronously).
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ import pytest
 
 from ovconform import Model, Tensor
 from ovconform import opset as ops
-from ovconform.assertions import assert_outputs_close, call, no_error
+from ovconform.assertions import assert_outputs_close, assert_same_memory, assert_that, call, no_error
 from ovconform.suites import _models
 
 pytestmark = pytest.mark.entity("ov_infer_request")
@@ -73,3 +79,78 @@ def test_infer_consistency(ov_core: Any, ov_device_name: str, how: str) -> None:
         for k, (r, values) in enumerate(zip(requests, inputs, strict=True)):
             assert_outputs_close(r.get_output_tensor(0).data, _models.expected("kso", values)[0],
                                  f"run {run} request {k} output", where, rtol=1e-4, atol=1e-5)
+
+
+def _relu_request(core: Any, device: str) -> Any:
+    model = _models.build("relu")
+    with no_error(call(device, "compile_model+create_infer_request", model.friendly_name)):
+        return core.compile_model(model, device).create_infer_request()
+
+
+def _relu_input(seed: int) -> np.ndarray:
+    return np.random.default_rng(seed).standard_normal((1, 3, 4, 4)).astype(np.float32)
+
+
+def _run(request: Any, how: str, inputs: Any = None) -> Any:
+    """infer(inputs), or start_async(inputs) + wait(); the results."""
+    if how == "infer":
+        return request.infer(inputs)
+    request.start_async(inputs)
+    request.wait()
+    return request.results
+
+
+@pytest.mark.parametrize("how", ["infer", "start_async"])
+def test_numpy_inputs_are_copied(ov_core: Any, ov_device_name: str, how: str) -> None:
+    """(–) a numpy input given to infer / start_async is copied into the request's input tensor:
+    the tensor does not share the caller's memory, and writing -1 into the array right after the
+    call changes neither that run's output nor that of a next run without inputs."""
+    request = _relu_request(ov_core, ov_device_name)
+    x = _relu_input(31)
+    given = x.copy()
+    where = call(ov_device_name, f"InferRequest.{how}", "{0: array}") + ", then -1 written into the array"
+    with no_error(where):
+        if how == "infer":
+            request.infer({0: given})
+            given[...] = -1.0
+        else:
+            request.start_async({0: given})
+            given[...] = -1.0  # at once: the caller reuses its buffer for the next frame
+            request.wait()
+        first = request.get_output_tensor(0).data.copy()
+        shared = np.shares_memory(request.get_input_tensor(0).data, given)
+    assert_outputs_close(first, np.maximum(x, 0), "output of the run", where, rtol=0, atol=0)
+    assert_that(not shared, "input tensor shares the caller's array", shared, False, where)
+    with no_error(where + "; infer() without inputs"):
+        again = request.infer()[0]
+    assert_outputs_close(again, np.maximum(x, 0), "output of a next infer() without inputs", where, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("how", ["infer", "start_async"])
+def test_results_are_copies(ov_core: Any, ov_device_name: str, how: str) -> None:
+    """(–) the results of a run (infer()'s return value, InferRequest.results after wait) are
+    copies: the arrays kept from a first run still hold its outputs after a second run."""
+    request = _relu_request(ov_core, ov_device_name)
+    x, y = _relu_input(32), _relu_input(33)
+    where = call(ov_device_name, f"InferRequest.{how}") + " twice, results of the first run kept"
+    with no_error(where):
+        kept = _run(request, how, {0: x})[0]
+        _run(request, how, {0: y})
+    assert_outputs_close(kept, np.maximum(x, 0), "results of the first run, after the second", where, rtol=0, atol=0)
+
+
+def test_start_async_writes_the_user_output_tensor(ov_core: Any, ov_device_name: str) -> None:
+    """(–) OVInferRequestIOTensorTest.canInferWithSetInOutBlobs run with start_async + wait: the
+    result lands in the output tensor the user set, and get_tensor still returns that tensor."""
+    request = _relu_request(ov_core, ov_device_name)
+    x = _relu_input(34)
+    out = Tensor(np.zeros((1, 3, 4, 4), np.float32), shared_memory=True)
+    where = call(ov_device_name, "InferRequest.start_async+wait") + " with user input and output tensors"
+    with no_error(where):
+        request.set_input_tensor(0, Tensor(x.copy()))
+        request.set_output_tensor(0, out)
+        request.start_async()
+        request.wait()
+        got = request.get_output_tensor(0)
+    assert_same_memory(got, out, "get_output_tensor() after the run", where)
+    assert_outputs_close(out.data, np.maximum(x, 0), "user output tensor", where, rtol=0, atol=0)

@@ -8,6 +8,13 @@
 * Beyond OpenVINO (–, optional; behaviours.md §5.2 "consistency between counters and latency"):
   counters are non-negative, at least one node is EXECUTED, and the summed real time does not
   exceed the longest measured run (OpenVINO CPU reports averages over all runs of a request).
+* Beyond OpenVINO (–, optional): a run is profiled however it was started: after infer() and
+  after start_async + wait, some node is EXECUTED (a list of NOT_RUN entries is not empty, yet it
+  says nothing about the run).
+
+Not checked: that a request's counters are its own. OpenVINO CPU keeps them in the graph its
+requests share (a request that never ran shows another request's EXECUTED nodes and times), and
+OpenVINO documents no per-request guarantee.
 """
 
 from __future__ import annotations
@@ -70,6 +77,17 @@ def test_check_operation_in_profiling_info(ov_core: Any, ov_device_name: str) ->
         if not any(n == name or n.startswith(name + "_") for n in names):
             fail(f"profiling entry for {name!r} ({op.type_name})", "missing", f"a node_name {name!r} or '{name}_*'",
                  f"{where}; node names: {sorted(names)}")
+
+
+@pytest.mark.parametrize("how", ["infer", "start_async"])
+def test_run_is_profiled(ov_core: Any, ov_device_name: str, how: str) -> None:
+    """(–) with PERF_COUNT on, the counters after one run of a fresh request, started either way,
+    have an EXECUTED node (the Convolutions and the Concat of split_conv_concat ran)."""
+    request, _ = _request(ov_core, ov_device_name)
+    infos = _profile(request, ov_device_name, how)
+    statuses = sorted({str(getattr(i.status, "name", i.status)) for i in infos})
+    assert_that("EXECUTED" in statuses, "statuses of the counters", statuses, "some node EXECUTED",
+                call(ov_device_name, "InferRequest.get_profiling_info") + f" after one {how} run (PERF_COUNT on)")
 
 
 def test_perf_count_not_enabled_throws(ov_core: Any, ov_device_name: str) -> None:
