@@ -42,6 +42,7 @@ pytestmark = [pytest.mark.entity("ov_compiled_model"), pytest.mark.capability("E
 ORIGINAL = np.ones(5, np.float32)
 IN_FILE = np.array([1, 3, 1, 1, 1], np.float32)  # "not same as in original model"
 INPUT = np.array([2], np.float32)
+SECOND_INPUT = np.array([-3.5], np.float32)  # a second inference of the same request
 
 
 def make_model_with_weights(weights: np.ndarray = ORIGINAL) -> Model:
@@ -70,12 +71,15 @@ def _compile(core: Any, device: str, model: Any, config: dict[str, Any], what: s
 
 
 def _check(compiled: Any, weights: np.ndarray, where: str) -> None:
-    """``add`` for input 2 must be 2 + ``weights``."""
-    with no_error(f"{where}; infer"):
-        req = compiled.create_infer_request()
-        req.infer({"input": INPUT})
-        got = req.get_tensor("add").data
-    assert_outputs_close(got, INPUT + weights, "add", where)
+    """``add`` for input 2 must be 2 + ``weights``; a second inference of the request, for input
+    -3.5, must be -3.5 + ``weights`` (the weights are not overwritten by the first)."""
+    req = None
+    for value in (INPUT, SECOND_INPUT):
+        with no_error(f"{where}; infer"):
+            req = req or compiled.create_infer_request()
+            req.infer({"input": value})
+            got = np.array(req.get_tensor("add").data)
+        assert_outputs_close(got, value + weights, "add", f"{where}; input {value.tolist()}")
 
 
 def _loaded(compiled: Any, device: str, expected: bool, what: str) -> None:

@@ -8,10 +8,11 @@ declared shapes), tested the same way under the file's name.
 
 ``--ovconform-models quick`` (the default) runs the quick tier (the small decoder, the smaller
 CNNs, ResNet-50's full depth on a 64x64 image); ``full`` adds every architecture at its real size.
-Every step is compared (the decoder: a prefill of 32 tokens, then 16 decode steps on one
-request) within a depth-aware tolerance (:mod:`ovconform.suites._model_tolerance`): it follows the
-accumulating layers on each output's deepest path and the declared execution precision
-(INFERENCE_PRECISION_HINT; :func:`ovconform.tolerances.model_tolerance` states the error model).
+Every step is compared (the decoder: a prefill of 32 tokens, 131 for ``llama_decoder_i4`` so the KV
+cache passes 64 and 128 tokens, then 16 decode steps on one request) within a depth-aware tolerance
+(:mod:`ovconform.suites._model_tolerance`): it follows the accumulating layers on each output's
+deepest path and the declared execution precision (INFERENCE_PRECISION_HINT;
+:func:`ovconform.tolerances.model_tolerance` states the error model).
 The achieved error is recorded per step (``step_errors``, with ``error_to_bound``: a drifting KV
 cache shows as a growing error) and per output (``output_errors``: its layers, longest
 reduction, bound in units of ``e`` and worst error/bound). A failure names the first diverging

@@ -25,7 +25,21 @@ concat_convs                 three Convolutions (1×1, 3×3, 5×5) + bias, Conca
 transpose_reshape_cancel     Reshape/Transpose chains that cancel, around elementwise ops
 squeeze_unsqueeze            Squeeze/Unsqueeze around elementwise ops
 strided_slice_views          StridedSlice views (step 2, reversed, channel stride) feeding elementwise ops
+conv_add_grid                Convolution / MatMul + Add of a constant that is NOT per-channel: a full
+                             [1,C,H,W] table (a positional/grid term), a spatial [1,1,H,W] one, a scalar;
+                             the input gets a full table of its own first
+conv_scale_grid              the same with Multiply (a scale a compiler must not fold into the weights)
+bias_shared_by_activation    Convolution / MatMul + bias Add + activation where the Add's value has a second
+                             reader: x·sigmoid(x) written out, a residual of the pre-activation, a model output
+convert_round_trip_{f16,i32} Convert f32 → f16 → f32 / f32 → i32 → f32 on run-time values (the rounding and
+                             the truncation are the point: a "redundant Convert" pass must keep them)
+unused_leading_input         an unused Parameter declared before the used one (inputs bound by index)
+input_passthrough            a Parameter that is also a model output (Parameter → Result) beside a computed one
 ============================ =====================================================================
+
+The static variant infers twice on one request (same shapes, new values): a device that keeps
+state from the first inference (an output bound to the first input, a constant overwritten in
+place) returns wrong values the second time.
 
 :func:`names` lists the patterns; :func:`build` builds one (``dynamic`` for the dynamic variant).
 """
@@ -92,7 +106,9 @@ class _Graph:
 
     def done(self, outputs: Sequence[NodeLike], fuses: str) -> GraphCase:
         model = Model(list(outputs), self.params, f"{self.name}{'_dynamic' if self.dynamic else ''}")
-        steps = [{n: self.feeds[n](self.shapes[n][s]) for n in self.shapes} for s in range(2 if self.dynamic else 1)]
+        # static: the same shapes twice (new values); dynamic: two shapes
+        steps = [{n: self.feeds[n](self.shapes[n][min(s, len(self.shapes[n]) - 1)]) for n in self.shapes}
+                 for s in range(2)]
         return GraphCase(self.name, model, steps, fuses, self.dynamic)
 
 
@@ -366,6 +382,76 @@ def _strided_slice_views(dynamic: bool) -> GraphCase:
     return g.done([y1, y2], "StridedSlice views (step 2, reversed, channel stride) + elementwise")
 
 
+# -- constants that are not per-channel, shared values, round trips, inputs ----------------------------------
+
+def _grid(kind: str) -> Callable[[bool], GraphCase]:
+    """Convolution / MatMul followed by Add or Multiply of a constant that is not per-channel."""
+    def build(dynamic: bool) -> GraphCase:
+        g = _Graph(f"conv_{kind}_grid", dynamic, 1000 + (kind == "scale"))
+        combine = ops.add if kind == "add" else ops.multiply
+        offset = 1.0 if kind == "scale" else 0.0
+        op = "add" if kind == "add" else "mul"
+        c, h, w = 24, 15, 13
+        x = g.param("x", [1, 8, h, w], (0,), [2, 8, h, w])
+        # the input's own table is input 0 (an in-place planner must not write into a Constant)
+        x = combine(g.small([1, 8, h, w], "input_table", 0.5, offset), x, name=f"{op}_input_table")
+        full = combine(g.small([1, c, h, w], "full_table", 0.5, offset), _conv(g, x, 8, c, 3, "conv_full"),
+                       name=f"{op}_full")
+        spatial = combine(_conv(g, x, 8, c, 3, "conv_spatial"), g.small([1, 1, h, w], "spatial_table", 0.5, offset),
+                          name=f"{op}_spatial")
+        scalar = combine(_conv(g, x, 8, c, 3, "conv_scalar"), _scalar(offset + 0.375, "scalar"), name=f"{op}_scalar")
+        t = g.param("t", [2, 31, 40], (0,), [3, 31, 40])
+        fc = ops.matmul(t, g.weight([40, 72], 40, "fc_w"), False, False, name="fc")
+        table = combine(fc, g.small([31, 72], "fc_table", 0.5, offset), name=f"fc_{op}_table")
+        return g.done([full, spatial, scalar, table],
+                      f"Convolution / MatMul + {'Add' if kind == 'add' else 'Multiply'} of a full, spatial or scalar "
+                      "constant (not a per-channel bias/scale)")
+    return build
+
+
+def _bias_shared_by_activation(dynamic: bool) -> GraphCase:
+    g = _Graph("bias_shared_by_activation", dynamic, 1010)
+    x = g.param("x", [1, 16, 15, 13], (2, 3), [1, 16, 9, 22])
+    pre = _conv_bias(g, x, 16, 40, 3, "conv")
+    silu = ops.multiply(pre, ops.sigmoid(pre, name="conv_sigmoid"), name="conv_silu")  # x * sigmoid(x) written out
+    pre2 = _conv_bias(g, x, 16, 24, 1, "conv2")
+    act2 = ops.relu(pre2, name="conv2_relu")  # its pre-activation is a model output too
+    t = g.param("t", [2, 31, 72], (0, 1), [1, 20, 72])
+    fc = ops.add(ops.matmul(t, g.weight([72, 72], 72, "fc_w"), False, False, name="fc"), g.small([72], "fc_bias"),
+                 name="fc_bias_add")
+    skip = ops.add(ops.tanh(fc, name="fc_tanh"), fc, name="fc_skip")  # a residual of the pre-activation
+    return g.done([silu, act2, pre2, skip], "Convolution / MatMul + bias + activation, the bias Add read twice")
+
+
+def _convert_round_trip(through: str) -> Callable[[bool], GraphCase]:
+    """Convert f32 -> ``through`` -> f32 between real ops, and what the round trip loses."""
+    def build(dynamic: bool) -> GraphCase:
+        g = _Graph(f"convert_round_trip_{through}", dynamic, 1020 + (through == "i32"))
+        x = g.param("x", [2, 131, 72], (0, 1), [1, 77, 72])
+        scaled = ops.multiply(x, g.small([72], "scale", 8.0, 40.0), name="scaled")
+        back = ops.convert(ops.convert(scaled, getattr(Type, through), name=f"to_{through}"), F32,
+                           name=f"from_{through}")
+        lost = ops.subtract(scaled, back, name=f"{through}_lost")  # the f16 rounding / the truncated fraction
+        return g.done([lost, ops.relu(back, name="back_relu")],
+                      f"Convert round trip f32 -> {through} -> f32 between real ops")
+    return build
+
+
+def _unused_leading_input(dynamic: bool) -> GraphCase:
+    g = _Graph("unused_leading_input", dynamic, 1030)
+    g.param("unused", [2, 131, 72], (0, 1), [1, 77, 72])  # declared first, read by nothing
+    x = g.param("x", [2, 131, 72], (0, 1), [1, 77, 72])
+    y = ops.multiply(ops.relu(x, name="relu"), g.small([72], "scale"), name="scaled")
+    return g.done([y], "an unused Parameter before the used one (dead-input elimination, binding by index)")
+
+
+def _input_passthrough(dynamic: bool) -> GraphCase:
+    g = _Graph("input_passthrough", dynamic, 1040)
+    x = g.param("x", [2, 131, 72], (0, 1), [1, 77, 72])
+    y = ops.add(ops.sigmoid(x, name="sig"), g.small([72], "shift"), name="shifted")
+    return g.done([y, x], "a Parameter that is also a model output (Parameter -> Result)")
+
+
 _BUILDERS: dict[str, Callable[[bool], GraphCase]] = {
     **{f"conv_bias_{a}": _conv_bias_act(a) for a in ACTIVATIONS},
     "matmul_add_gelu": _matmul_add_gelu,
@@ -385,6 +471,13 @@ _BUILDERS: dict[str, Callable[[bool], GraphCase]] = {
     "transpose_reshape_cancel": _transpose_reshape_cancel,
     "squeeze_unsqueeze": _squeeze_unsqueeze,
     "strided_slice_views": _strided_slice_views,
+    "conv_add_grid": _grid("add"),
+    "conv_scale_grid": _grid("scale"),
+    "bias_shared_by_activation": _bias_shared_by_activation,
+    "convert_round_trip_f16": _convert_round_trip("f16"),
+    "convert_round_trip_i32": _convert_round_trip("i32"),
+    "unused_leading_input": _unused_leading_input,
+    "input_passthrough": _input_passthrough,
 }
 
 

@@ -66,8 +66,13 @@ def single_step(model: Model, seed: int = 0) -> Steps:
     return [feed]
 
 
-def _decoder_steps(vocab: int) -> Callable[[Model], Steps]:
-    return lambda _model: language.decoder_steps(vocab)
+def _decoder_steps(vocab: int, prefill: int = 32) -> Callable[[Model], Steps]:
+    return lambda _model: language.decoder_steps(vocab, prefill)
+
+
+#: The prefill of ``llama_decoder_i4`` in the quick tier: past 64 and 128 cached tokens (KV-cache
+#: pages and blocks of 64/128 tokens), so a device whose cache breaks past its first page fails.
+LONG_PREFILL = 131
 
 
 ARCHITECTURES: tuple[Architecture, ...] = (
@@ -82,10 +87,10 @@ ARCHITECTURES: tuple[Architecture, ...] = (
                  steps=_decoder_steps(language.LLAMA_SMALL.vocab_size)),
     *(Architecture(f"llama_decoder_{bits}", f"the Llama-style decoder with {bits} weights as OpenVINO's weight "
                    f"compression writes them: groups of 64 channels, f16 scales{zp}, decompressed before MatMul; "
-                   "u8 embedding and LM head", partial(language.llama_decoder, language.LLAMA_SMALL,
-                                                      f"llama_decoder_{bits}", bits),
-                   steps=_decoder_steps(language.LLAMA_SMALL.vocab_size))
-      for bits, zp in (("u4", ", u4 zero points"), ("i4", ""))),
+                   f"u8 embedding and LM head; prefill {prefill} tokens + 16 decode steps",
+                   partial(language.llama_decoder, language.LLAMA_SMALL, f"llama_decoder_{bits}", bits),
+                   steps=_decoder_steps(language.LLAMA_SMALL.vocab_size, prefill))
+      for bits, zp, prefill in (("u4", ", u4 zero points", 32), ("i4", "", LONG_PREFILL))),
     Architecture("greedy_decoder", "early-exit encoder (If on the exit classifier's confidence) + greedy GRU "
                  "decoding Loop (stops on the end token; tokens and logits concatenated): a confident and an "
                  "ambiguous input", control.greedy_decoder, steps=control.steps),

@@ -1,7 +1,7 @@
 """The pattern catalogue (:mod:`ovconform.graphs.patterns`) and the fuzz's graphs
 (:mod:`ovconform.graphs.fuzz`) are what they claim: every pattern builds, holds the ops it is named
-after, reaches realistic sizes, and its dynamic variant runs two shapes through dynamic
-Parameters; drawn graphs are valid and run on REFERENCE; IR round trips keep them."""
+after, reaches realistic sizes, its static variant infers twice (new values) and its dynamic variant runs
+two shapes through dynamic Parameters; drawn graphs are valid and run on REFERENCE; IR round trips keep them."""
 
 from __future__ import annotations
 
@@ -29,6 +29,10 @@ HOLDS = {
     "residual_add": {"Convolution", "Add", "Relu"}, "concat_convs": {"Convolution", "Concat"},
     "transpose_reshape_cancel": {"Transpose", "Reshape"}, "squeeze_unsqueeze": {"Squeeze", "Unsqueeze"},
     "strided_slice_views": {"StridedSlice"},
+    "conv_add_grid": {"Convolution", "MatMul", "Add"}, "conv_scale_grid": {"Convolution", "MatMul", "Multiply"},
+    "bias_shared_by_activation": {"Convolution", "MatMul", "Add", "Sigmoid", "Relu", "Tanh"},
+    "convert_round_trip_f16": {"Convert", "Subtract"}, "convert_round_trip_i32": {"Convert", "Subtract"},
+    "unused_leading_input": {"Relu"}, "input_passthrough": {"Sigmoid"},
 }
 
 
@@ -43,7 +47,10 @@ def test_pattern_holds_its_ops_at_realistic_sizes(name: str) -> None:
     assert HOLDS[name] <= types, sorted(types)
     assert not any(p.get_output_partial_shape(0).is_dynamic for p in static.model.get_parameters())
     assert any(p.get_output_partial_shape(0).is_dynamic for p in dynamic.model.get_parameters())
-    assert len(static.steps) == 1 and len(dynamic.steps) == 2
+    assert len(static.steps) == len(dynamic.steps) == 2
+    # static: one shape twice, new values (state kept from the first inference shows)
+    assert all(a.shape == b.shape and not np.array_equal(a, b) for k, a in static.steps[0].items()
+               for b in [static.steps[1][k]] if k != "mask")
     first, second = ({k: v.shape for k, v in step.items()} for step in dynamic.steps)
     assert first != second
     outputs = R.run_reference(static.model, static.steps)[0]
