@@ -12,7 +12,10 @@ Einsum, adaptive pooling; ``_stimulus_recurrent``: RNN/GRU/LSTM cells and sequen
 ``_stimulus_detection``: GroupConvolutionBackpropData, NonMaxSuppression, DetectionOutput), and
 ``_stimulus_geometry`` adds geometries across families (rank-5/6 axes and broadcasts, asymmetric and
 automatic pads, TopK index order past k = 32, Concat of 10-12 inputs, ``ceil_torch`` windows, exact
-nearest-neighbour ties, zero-size tensors, i64 values beyond the i32 range) —
+nearest-neighbour ties, zero-size tensors, i64 values beyond the i32 range) and ``_stimulus_modes``
+the attribute modes and values the generated cases do not draw (DepthToSpace/SpaceToDepth modes at
+block 3 and 4, StridedSlice masks and begins on negative strides, Einsum diagonals, Bucketize ties of
+integers, NormalizeL2/MVN ``eps_mode`` with a deciding ``eps``, Round's halves away from zero) —
 and run by the op suite next to the generated ones (test ids
 ``MatMul-1-k65``, ``Relu-1-special-f32``, ...).
 
@@ -325,12 +328,13 @@ def register_stimuli(op_type: str, version: int) -> Callable[[Recipe], Recipe]:
 
 
 #: Recipe modules of op versions whose family module registers no stimulus cases itself (and
-#: ``_stimulus_geometry``: the ranks, pads, ties, zero-size and 64-bit cases added across families).
+#: ``_stimulus_geometry``: the ranks, pads, ties, zero-size and 64-bit cases added across families;
+#: ``_stimulus_modes``: attribute modes and values across families).
 RECIPE_MODULES: Final = ("ovconform.opcases._stimulus_movement", "ovconform.opcases._stimulus_numeric",
                           "ovconform.opcases._stimulus_recurrent", "ovconform.opcases._stimulus_detection",
                           "ovconform.opcases._stimulus_layout", "ovconform.opcases._stimulus_sparse",
                           "ovconform.opcases._stimulus_image", "ovconform.opcases._stimulus_control",
-                          "ovconform.opcases._stimulus_geometry")
+                          "ovconform.opcases._stimulus_geometry", "ovconform.opcases._stimulus_modes")
 
 
 def _load() -> None:

@@ -128,7 +128,7 @@ def test_the_op_tests_are_named_after_the_families() -> None:
                  "test_tolerance_models",
                  # the stimulus batches of issue #20 (each spans several families, as test_stimulus_sizes)
                  "test_stimulus_layout", "test_stimulus_sparse", "test_stimulus_image", "test_stimulus_control",
-                 "test_stimulus_geometry",
+                 "test_stimulus_geometry", "test_stimulus_modes",
                  "test_opset_completion"}  # the last op types of opset1..17 (several families, issue #22)
     names = {p.stem for p in OPS_DIR.glob("test_*.py")}
     strays = sorted(n for n in names - machinery
