@@ -119,3 +119,20 @@ def assert_fails_only_its_ops(records: dict[str, dict[str, Any]], fault: str, op
         assert mine, f"{fault} failed {test_id}, not a test of {ops}"
         assert record["status"] == "failed", (test_id, record["status"])
         assert record["message"].startswith(f"Failed: declared supported but failed: {mine[0]}"), record["message"]
+
+
+# -- stimulus-fault runs: the Inference tests of one op version, by case label ----------------------------
+def op_version_key(op_version: str) -> tuple[str, int]:
+    """``("Gather", 7)`` of ``"Gather-7"``."""
+    op, _, version = op_version.rpartition("-")
+    return op, int(version)
+
+
+def case_statuses(records: dict[str, Any], device: str, op_version: str) -> dict[str, str]:
+    """``label -> status`` of the Inference tests of ``op_version`` (``"Gather-7"``) in a device's records."""
+    out = {}
+    for test_id, r in records.items():
+        key = test_id.partition("[")[2].removesuffix("]").removesuffix(f"-{device}")
+        if key.startswith(f"{op_version}-"):
+            out[key.removeprefix(f"{op_version}-")] = r["status"]
+    return out

@@ -19,7 +19,15 @@ from typing import Any
 
 import numpy as np
 import pytest
-from _session import FAILING, assert_fails_only_its_ops, by_test, once_per_session, run_devices
+from _session import (
+    FAILING,
+    assert_fails_only_its_ops,
+    by_test,
+    case_statuses,
+    once_per_session,
+    op_version_key,
+    run_devices,
+)
 from plugins import stimulus_faults_modes as faults
 
 from ovconform.opcases import _stimulus_modes as M
@@ -155,15 +163,12 @@ def _name(fault: str) -> str:
     return str(getattr(faults, fault).device_name)
 
 
-def _key(op_version: str) -> tuple[str, int]:
-    op, _, version = op_version.rpartition("-")
-    return op, int(version)
-
 
 def _selection() -> str:
     parts = []
     for fault, ops in faults.FAULTS.items():
-        terms = [f"[{op}-case" for op in ops] + [f"[{op}-{label}-" for op in ops for label in M.labels(*_key(op))]
+        terms = [f"[{op}-case" for op in ops]
+        terms += [f"[{op}-{label}-" for op in ops for label in M.labels(*op_version_key(op))]
         parts.append(f"({_name(fault)} and ({' or '.join(terms)}))")
     mine = " or ".join(f"[{op}-{v}-{label}-" for op, v in KEYS for label in M.labels(op, v))
     parts.append(f"(REFERENCE and ({mine}))")
@@ -182,19 +187,10 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, dict[s
     return once_per_session(tmp_path_factory, "stimulus_modes_runs", _run)
 
 
-def _labels(records: dict[str, Any], device: str, op_version: str) -> dict[str, str]:
-    """``label -> status`` of the Inference tests of ``op_version`` (``"Slice-8"``)."""
-    out = {}
-    for test_id, r in records.items():
-        key = test_id.partition("[")[2].removesuffix("]").removesuffix(f"-{device}")
-        if key.startswith(f"{op_version}-"):
-            out[key.removeprefix(f"{op_version}-")] = r["status"]
-    return out
-
 
 def test_reference_passes_every_new_case(runs: dict[str, Any]) -> None:
     for op, version in KEYS:
-        ran = _labels(runs["REFERENCE"], "REFERENCE", f"{op}-{version}")
+        ran = case_statuses(runs["REFERENCE"], "REFERENCE", f"{op}-{version}")
         assert set(ran) == set(M.labels(op, version)), (op, version)
         assert set(ran.values()) == {"passed"}, {k: s for k, s in ran.items() if s != "passed"}
 
@@ -204,7 +200,7 @@ def test_every_fault_has_its_cases() -> None:
     for fault, ops in faults.FAULTS.items():
         assert set(MUST_FAIL[fault]) == set(ops), fault
         for op_version, must in MUST_FAIL[fault].items():
-            assert must <= set(M.labels(*_key(op_version))), (fault, op_version)
+            assert must <= set(M.labels(*op_version_key(op_version))), (fault, op_version)
 
 
 @pytest.mark.parametrize("fault", sorted(faults.FAULTS))
@@ -213,8 +209,8 @@ def test_each_fault_fails_exactly_its_new_cases(runs: dict[str, Any], fault: str
     records = runs[device]
     assert_fails_only_its_ops(records, fault, list(faults.FAULTS[fault]))
     for op_version, must in MUST_FAIL[fault].items():
-        ran = _labels(records, device, op_version)
-        new = set(M.labels(*_key(op_version)))
+        ran = case_statuses(records, device, op_version)
+        new = set(M.labels(*op_version_key(op_version)))
         assert new <= set(ran), (op_version, sorted(new - set(ran)))
         failed = {k for k, s in ran.items() if s in FAILING}
         assert failed & new == must, (op_version, sorted(failed & new ^ must))
