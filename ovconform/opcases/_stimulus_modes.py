@@ -61,23 +61,11 @@ F32: Final = Type.f32
 I64_MAX: Final = int(np.iinfo(np.int64).max)
 I64_MIN: Final = int(np.iinfo(np.int64).min)
 
-#: (op, version) -> the recipes of this module, in registration order (the tests read the labels).
-RECIPES: dict[tuple[str, int], list[Callable[[], Iterable[S.Stimulus]]]] = {}
-
-
-def register(op: str, version: int) -> Callable[[Callable[[], Iterable[S.Stimulus]]],
-                                                Callable[[], Iterable[S.Stimulus]]]:
-    """:func:`ovconform.opcases.stimulus.register_stimuli`, remembered in :data:`RECIPES`."""
-    def deco(fn: Callable[[], Iterable[S.Stimulus]]) -> Callable[[], Iterable[S.Stimulus]]:
-        RECIPES.setdefault((op, version), []).append(fn)
-        return S.register_stimuli(op, version)(fn)
-
-    return deco
-
-
-def labels(op: str, version: int) -> list[str]:
-    """The labels this module adds to ``op``-``version`` (all run at standard depth)."""
-    return [s.label for recipe in RECIPES.get((op, version), []) for s in recipe()]
+#: the recipes of this module by (op, version), in registration order (the tests read the labels)
+_BOOK = SR.RecipeBook()
+RECIPES = _BOOK.recipes
+register = _BOOK.register
+labels = _BOOK.labels
 
 
 def stim(op: str, version: int, label: str, make: Make, shape: tuple[int, ...] = (), *, size: str = "tiny",

@@ -371,3 +371,26 @@ def register_binary(table: dict[tuple[str, int], dict[str, Any]]) -> None:
         binary(op, version, spec["types"], spec["gen"], make=spec.get("make"), specials=spec.get("specials", ()),
                special_rhs=spec.get("special_rhs"), boundary=spec.get("boundary"),
                boundary_gen=spec.get("boundary_gen"), note=spec.get("note", ""))
+
+
+Recipe = Callable[[], Iterable[Stimulus]]
+
+
+class RecipeBook:
+    """The recipes a recipe module registers (:func:`register_stimuli`), remembered by (op, version)
+    in registration order, so its tests can read the labels it adds."""
+
+    def __init__(self) -> None:
+        self.recipes: dict[tuple[str, int], list[Recipe]] = {}
+
+    def register(self, op: str, version: int) -> Callable[[Recipe], Recipe]:
+        """:func:`ovconform.opcases.stimulus.register_stimuli`, remembered in :attr:`recipes`."""
+        def deco(fn: Recipe) -> Recipe:
+            self.recipes.setdefault((op, version), []).append(fn)
+            return register_stimuli(op, version)(fn)
+
+        return deco
+
+    def labels(self, op: str, version: int) -> list[str]:
+        """The labels the module adds to ``op``-``version``."""
+        return [s.label for recipe in self.recipes.get((op, version), []) for s in recipe()]
