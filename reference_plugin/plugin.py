@@ -10,7 +10,6 @@ values < blob configuration < the ``import_model`` call's properties.
 
 from __future__ import annotations
 
-import contextvars
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -32,8 +31,6 @@ from reference_plugin.ops import load_op
 __all__ = ["ReferencePlugin"]
 
 _HOUSEKEEPING: Final = ("Parameter", "Constant", "Result")
-#: Names of the properties passed to the import_model call running in this context.
-_IMPORT_KEYS: contextvars.ContextVar[frozenset[str]] = contextvars.ContextVar("import_keys", default=frozenset())
 
 
 class ReferencePlugin(Plugin):
@@ -143,15 +140,6 @@ class ReferencePlugin(Plugin):
         return supported
 
     # -- import ---------------------------------------------------------------------------------
-    def import_model(self, stream: Any, properties: Mapping[str, Any] | None = None,
-                     context: RemoteContext | None = None) -> ReferenceCompiledModel:
-        """Rebuild a compiled model from :meth:`ReferenceCompiledModel.export_model`'s blob."""
-        token = _IMPORT_KEYS.set(frozenset(properties or {}) - {P.LOADED_FROM_CACHE})
-        try:
-            return super().import_model(stream, properties, context)  # type: ignore[return-value]
-        finally:
-            _IMPORT_KEYS.reset(token)
-
     def _import_model(self, blob: bytes, config: P.PropertyStore,
                       context: RemoteContext | None) -> ReferenceCompiledModel:
         prefix = f"device {self.device_name!r} cannot import the blob"
@@ -164,7 +152,7 @@ class ReferencePlugin(Plugin):
             raise ImportModelError(f"{prefix}: it was exported by device {parts.device!r} (architecture "
                                    f"{parts.architecture!r}); this device is {ours[0]!r} (architecture {ours[1]!r}).")
         try:
-            config.set(config.parse({k: v for k, v in parts.config.items() if k not in _IMPORT_KEYS.get()}))
+            config.set_unless_given(parts.config)
         except PropertyError as e:
             raise ImportModelError(f"{prefix}: its compile configuration is not valid here: {e}") from e
         if parts.weights_size is not None:

@@ -67,6 +67,7 @@ class PropertyStore:
         self._lock = threading.Lock()
         self._values = {name: d.coerce(d.default) for name, d in self._declared.items()}
         self._explicit: set[str] = set()
+        self._given: frozenset[str] = frozenset()
 
     @property
     def owner(self) -> str:
@@ -103,6 +104,12 @@ class PropertyStore:
             self._values.update(parsed)
             self._explicit.update(parsed)
 
+    def set_unless_given(self, props: Mapping[str, Any]) -> None:
+        """Set ``props``, except the names the call this store was made for gave (:meth:`merged`):
+        in ``_import_model``, the configuration a blob carries goes under import_model's own
+        properties, which win (OpenVINO's rule)."""
+        self.set({name: value for name, value in props.items() if name not in self._given})
+
     def is_explicit(self, name: str) -> bool:
         """True when ``name`` was set (on this store or the one it was copied from), not defaulted:
         a device lets a performance hint decide what the user left unset (NUM_STREAMS, ...)."""
@@ -138,6 +145,7 @@ class PropertyStore:
         new._lock = threading.Lock()
         with self._lock:
             new._values, new._explicit = dict(self._values), set(self._explicit)
+        new._given = self._given
         return new
 
     def restricted(self, owner: str, rw: Iterable[str], read_only: Iterable[str]) -> PropertyStore:
@@ -149,9 +157,11 @@ class PropertyStore:
         return new
 
     def merged(self, props: Mapping[str, Any] | None) -> PropertyStore:
-        """A copy with ``props`` applied on top (per-call over stored values)."""
+        """A copy with ``props`` applied on top (per-call over stored values); it remembers their
+        names (:meth:`set_unless_given`)."""
         new = self.copy()
         new.set(props or {})
+        new._given = frozenset(props or {})
         return new
 
 

@@ -88,6 +88,21 @@ def test_store_knows_what_was_set_explicitly() -> None:
     assert not s.is_explicit("NUM_STREAMS")  # a refused value marks nothing
 
 
+def test_a_blob_config_goes_under_the_calls_own_properties() -> None:
+    """set_unless_given: what import_model gave wins over the blob's values; the rest is set, and
+    still validated."""
+    s = _store()
+    s.set({"PERFORMANCE_HINT": "THROUGHPUT"})  # a plugin-level value is not the call's: the blob beats it
+    m = s.merged({"PERF_COUNT": True})
+    m.set_unless_given({"PERF_COUNT": False, "PERFORMANCE_HINT": "LATENCY"})
+    assert m.get("PERF_COUNT") is True and m.get("PERFORMANCE_HINT") == "LATENCY"
+    with pytest.raises(PropertyError, match="NOT_THERE"):
+        m.set_unless_given({"NOT_THERE": 1})
+    plain = s.copy()  # a store not made by merged() gave nothing
+    plain.set_unless_given({"PERF_COUNT": True})
+    assert plain.get("PERF_COUNT") is True
+
+
 def test_store_needs_a_mapping() -> None:
     with pytest.raises(PropertyError, match="must be a mapping"):
         _store().set([("PERF_COUNT", True)])  # type: ignore[arg-type]

@@ -18,7 +18,7 @@ import numpy as np
 
 import ovconform
 from ovconform import properties as P
-from ovconform.api import Plugin, SyncInferRequest, Tensor
+from ovconform.api import SyncInferRequest, Tensor
 from ovconform.contract.async_infer_request import Results
 from ovconform.contract.sync_infer_request import POSTPROCESS
 from reference_plugin.async_infer_request import ReferenceAsyncInferRequest
@@ -315,8 +315,9 @@ class ImportBlobConfigWins(_Faulty):
 
     device_name = "APIRT_IMPORT_BLOBWINS"
 
-    def import_model(self, stream: Any, properties: Any = None, context: Any = None) -> Any:
-        return Plugin.import_model(self, stream, properties, context)  # without REFERENCE's "call keys win"
+    def _import_model(self, blob: bytes, config: Any, context: Any) -> Any:
+        config._given = frozenset()  # forgets which names import_model gave: the blob's values win
+        return super()._import_model(blob, config, context)
 
 
 FAULTS: dict[str, str] = {
