@@ -69,6 +69,8 @@ class ReferencePlugin(Plugin):
     def _get_ro_property(self, name: str, arguments: Mapping[str, Any]) -> Any:
         if name == P.EXECUTION_DEVICES:
             return [self.device_name]
+        if name == P.CACHING_PROPERTIES:
+            return list(RP.CACHING)
         return super()._get_ro_property(name, arguments)
 
     def _is_node_supported(self, node: Node, config: P.PropertyStore) -> bool:

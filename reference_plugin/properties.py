@@ -5,7 +5,7 @@ Properties follow the TEMPLATE plugin's lists (seed 002 ``Plugin::get_property``
 
 * plugin, read-only: SUPPORTED_PROPERTIES, AVAILABLE_DEVICES, FULL_DEVICE_NAME,
   DEVICE_ARCHITECTURE, OPTIMIZATION_CAPABILITIES, DEVICE_TYPE, RANGE_FOR_ASYNC_INFER_REQUESTS,
-  EXECUTION_DEVICES and the internal CACHING_PROPERTIES;
+  EXECUTION_DEVICES and the internal CACHING_PROPERTIES (:data:`CACHING`);
 * plugin, read-write: the base class's entries (``ovconform.contract.plugin.Plugin._declare_properties``:
   DEVICE_ID, PERF_COUNT, PERFORMANCE_HINT, PERFORMANCE_HINT_NUM_REQUESTS, INFERENCE_PRECISION_HINT
   (here f32, f16), EXECUTION_MODE_HINT, NUM_STREAMS, INFERENCE_NUM_THREADS, LOG_LEVEL,
@@ -94,6 +94,16 @@ OWN_PROPERTIES: Final = (
     P.Declared(P.CACHE_MODE, P.CacheMode.OPTIMIZE_SPEED),
     P.Declared(P.ENABLE_WEIGHTLESS, False),
     P.Declared(P.WEIGHTS_PATH, ""),
+)
+
+#: CACHING_PROPERTIES: the device's architecture and every plugin property the compiled model reads
+#: or carries in its blob (the Core's cache key takes their current values, so a plugin-level
+#: set_property of one of them, e.g. INFERENCE_PRECISION_HINT f16 -> f32, compiles anew instead of
+#: importing the blob made under the old value, whose configuration would win on import).
+CACHING: Final = (
+    P.DEVICE_ARCHITECTURE, P.INFERENCE_PRECISION_HINT, P.EXECUTION_MODE_HINT, P.PERF_COUNT,
+    P.DISABLE_TRANSFORMATIONS, P.PERFORMANCE_HINT, P.PERFORMANCE_HINT_NUM_REQUESTS, P.NUM_STREAMS,
+    P.INFERENCE_NUM_THREADS, PROCESS_STREAMS, P.CACHE_MODE, P.ENABLE_WEIGHTLESS,
 )
 
 

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ovconform.api import ProfilingInfo, ProfilingStatus, SyncInferRequest, Tensor, VariableState
+from ovconform.api import ProfilingInfo, ProfilingStatus, RemoteTensor, SyncInferRequest, Tensor, VariableState
+from ovconform.errors import ValidationError
 from reference_plugin.fast.blas import set_blas_threads
 
 if TYPE_CHECKING:
@@ -69,6 +70,18 @@ class ReferenceSyncInferRequest(SyncInferRequest):
             shape = var.data_shape.get_min_shape() if var.data_shape.has_rank() else ()
             states.append(ReferenceVariableState(var.variable_id, Tensor(var.data_type, shape)))
         return states
+
+    def _check_tensor(self, is_input: bool, index: int, tensor: Any) -> None:
+        """The base class's checks, and a remote tensor must live in a context of this device (its
+        memory is this device's): one of another device's context is refused."""
+        super()._check_tensor(is_input, index, tensor)
+        if isinstance(tensor, RemoteTensor):
+            owner = str(tensor.get_device_name())
+            ours = str(self._compiled_model.plugin.device_name)
+            if owner.split(".")[0].upper() != ours.upper():
+                raise ValidationError(f"the remote tensor for {self._label(is_input, index)} belongs to a context of "
+                                      f"device {owner!r}; this request runs on {ours!r}, which takes only host "
+                                      f"tensors and remote tensors of its own contexts.")
 
     # -- stages ---------------------------------------------------------------------------------
     def _preprocess(self) -> None:

@@ -51,3 +51,39 @@ def test_exec_graph_serialization(ov_core: Any, ov_device_name: str) -> None:
         assert_not_empty(keys, f"rt_info of layer {layer.get('name')!r}", where)
         missing = sorted(set(EXEC_KEYS) - keys)
         assert_equal(missing, [], f"execution-info keys missing from layer {layer.get('name')!r}", where)
+
+
+_F16_NAMES = {"f16", "fp16", "float16"}
+
+
+def test_runtime_precision_follows_the_hint(ov_core: Any, ov_device_name: str) -> None:
+    """(–) a model compiled with INFERENCE_PRECISION_HINT=f16 that reports f16 as its hint runs
+    some compute node (not Parameter, Constant or Result) in f16 by the runtime model's
+    ``runtimePrecision``, when the device reports it: a runtime model that says f32 everywhere
+    while the device runs f16 misreports what it executes. Skipped where f16 is refused or
+    the compiled model does not report f16."""
+    model = _models.build("conv_pool_relu")
+    config = {"INFERENCE_PRECISION_HINT": "f16"}
+    try:
+        compiled = ov_core.compile_model(model, ov_device_name, config)
+        hint = str(compiled.get_property("INFERENCE_PRECISION_HINT"))
+    except Exception as e:  # noqa: BLE001 - a device without f16 inference
+        pytest.skip(f"{ov_device_name}: compile_model with INFERENCE_PRECISION_HINT=f16 refused: {str(e)[:200]}")
+    if hint.lower().replace("<type: '", "").rstrip("'>") not in _F16_NAMES:
+        pytest.skip(f"{ov_device_name}: the model compiled with INFERENCE_PRECISION_HINT=f16 reports {hint!r}")
+    where = call(ov_device_name, "CompiledModel.get_runtime_model", model.friendly_name, config)
+    with no_error(where):
+        nodes = compiled.get_runtime_model().get_ordered_ops()
+        precisions = {}
+        for node in nodes:
+            info = node.get_rt_info()
+            layer = str(info.get("layerType", node.get_type_name()) if hasattr(info, "get") else node.get_type_name())
+            if layer in ("Parameter", "Constant", "Result", "Input", "Output"):
+                continue
+            value = info.get("runtimePrecision") if hasattr(info, "get") else None
+            if value is not None:
+                precisions[f"{node.get_friendly_name()} ({layer})"] = str(value)
+    if not precisions:
+        pytest.skip(f"{ov_device_name}: the runtime model reports no runtimePrecision of a compute node")
+    f16 = [n for n, p in precisions.items() if p.lower() in _F16_NAMES]
+    assert_not_empty(f16, "compute nodes whose runtimePrecision is f16 (all: " + repr(precisions) + ")", where)

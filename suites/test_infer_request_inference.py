@@ -10,6 +10,12 @@
   change neither that run nor the next one), results are copies (results kept from one run keep
   their values after the next run), and start_async writes into an output tensor the user set
   (canInferWithSetInOutBlobs, asynchronously).
+* The input's layout and values (–): a static input takes only a tensor of its shape (another
+  shape of the same element count is refused by set_tensor and by infer; OpenVINO's
+  ``check_tensor`` compares shapes); a non-contiguous numpy array (a transposed view, a slice
+  with a step) gives the results of its contiguous copy; a numpy array of another element type of
+  the same item size (int32 for an f32 input) is converted value by value (OpenVINO's Python API)
+  or refused, never read as the input type's bytes.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import pytest
 
 from ovconform import Model, Tensor
 from ovconform import opset as ops
-from ovconform.assertions import assert_outputs_close, assert_same_memory, assert_that, call, no_error
+from ovconform.assertions import assert_outputs_close, assert_same_memory, assert_that, call, fail, no_error
 from ovconform.suites import _models
 
 pytestmark = pytest.mark.entity("ov_infer_request")
@@ -154,3 +160,63 @@ def test_start_async_writes_the_user_output_tensor(ov_core: Any, ov_device_name:
         got = request.get_output_tensor(0)
     assert_same_memory(got, out, "get_output_tensor() after the run", where)
     assert_outputs_close(out.data, np.maximum(x, 0), "user output tensor", where, rtol=0, atol=0)
+
+
+def _same_count_other_shape() -> np.ndarray:
+    return np.random.default_rng(35).standard_normal((1, 4, 3, 4)).astype(np.float32)
+
+
+@pytest.mark.parametrize("how", ["set_tensor", "infer"])
+def test_static_input_refuses_another_shape_of_the_same_size(ov_core: Any, ov_device_name: str, how: str) -> None:
+    """(–) a [1, 4, 3, 4] f32 tensor (48 elements, like the port) is refused on the static
+    [1, 3, 4, 4] input: by set_tensor, and by infer({0: array}) (OpenVINO: "Can't set the input
+    tensor ... shape"). Comparing the element count (byte size) only is the fault."""
+    request = _relu_request(ov_core, ov_device_name)
+    x = _same_count_other_shape()
+    what = "set_input_tensor" if how == "set_tensor" else "infer"
+    where = call(ov_device_name, f"InferRequest.{what}", "<f32 [1, 4, 3, 4] on the static [1, 3, 4, 4] input>")
+    try:
+        if how == "set_tensor":
+            request.set_input_tensor(0, Tensor(x))
+        else:
+            request.infer({0: x})
+    except Exception:  # noqa: BLE001 - any error refuses it
+        return
+    fail("a tensor of shape [1, 4, 3, 4] (48 elements) on the static input of shape [1, 3, 4, 4]", "accepted",
+         "refused: a static input takes only its own shape, not any shape of its element count", where)
+
+
+def _strided(kind: str) -> np.ndarray:
+    rng = np.random.default_rng(36)
+    if kind == "transposed":
+        return rng.standard_normal((1, 4, 3, 4)).astype(np.float32).transpose(0, 2, 1, 3)
+    return rng.standard_normal((1, 3, 4, 8)).astype(np.float32)[..., ::2]
+
+
+@pytest.mark.parametrize("kind", ["transposed", "step_slice"])
+def test_non_contiguous_input_array(ov_core: Any, ov_device_name: str, kind: str) -> None:
+    """(–) infer({0: a}) with a non-contiguous numpy array ``a`` (a transposed view; a slice with
+    step 2 on the last axis) gives the results of ``np.ascontiguousarray(a)``: the array is read by
+    its strides, not in memory order."""
+    request = _relu_request(ov_core, ov_device_name)
+    x = _strided(kind)
+    where = call(ov_device_name, "InferRequest.infer", f"{{0: <{kind} view, strides {x.strides}>}}")
+    with no_error(where):
+        got = np.array(request.infer({0: x})[0])
+    assert_outputs_close(got, np.maximum(np.ascontiguousarray(x), 0), f"output of a {kind} (non-contiguous) input",
+                         where, rtol=0, atol=0)
+
+
+def test_input_array_of_another_type_is_converted_or_refused(ov_core: Any, ov_device_name: str) -> None:
+    """(–) infer({0: int32 array}) on an f32 input: OpenVINO's Python API converts the values (the
+    output is relu of the values as f32); refusing the array is allowed too. Accepting it and reading
+    its bytes as f32 (a memcpy) is the fault."""
+    request = _relu_request(ov_core, ov_device_name)
+    x = (np.arange(48, dtype=np.int32) - 20).reshape(1, 3, 4, 4)
+    where = call(ov_device_name, "InferRequest.infer", "{0: <int32 [1, 3, 4, 4] array>}") + " on an f32 input"
+    try:
+        got = np.array(request.infer({0: x})[0])
+    except Exception:  # noqa: BLE001 - refusing another element type is allowed
+        return
+    assert_outputs_close(got, np.maximum(x.astype(np.float32), 0), "output (the int32 values converted to f32)",
+                         where, rtol=0, atol=0)

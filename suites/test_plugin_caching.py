@@ -182,3 +182,99 @@ def test_cache_hit_keeps_compile_config(ov_core: Any, ov_device_name: str, tmp_p
 def _compile_with(core: Any, device: str, model: Any, config: dict[str, Any], what: str) -> Any:
     with no_error(call(device, "compile_model", model.friendly_name, config) + f" ({what})"):
         return core.compile_model(model, device, config)
+
+
+def _affine(seed: int) -> Any:
+    """``data [2, 8] @ W + b``: one topology, the constants drawn with ``seed``."""
+    from ovconform import Model
+    from ovconform import opset as ops
+    rng = np.random.default_rng(seed)
+    w, b = rng.standard_normal((8, 4)).astype(np.float32), rng.standard_normal(4).astype(np.float32)
+    x = ops.parameter([2, 8], np.float32, name="data")
+    x.output(0).set_names({"data"})
+    y = ops.add(ops.matmul(x, ops.constant(w, name="weights"), False, False), ops.constant(b, name="bias"),
+                name="bias_add")
+    y.output(0).set_names({"out"})
+    return Model([y], [x], "Affine")
+
+
+def test_same_topology_other_constants(ov_core: Any, ov_device_name: str, tmp_path: Path) -> None:
+    """(–) with CACHE_DIR, two models of one topology and other constants (weights, bias), each
+    compiled twice in turn (A, B, A, B: the second pair from the cache), each give their own
+    results: a cached program is never shared by graphs that differ in their constants only."""
+    models = {"A": _affine(41), "B": _affine(42)}
+    x = np.random.default_rng(43).standard_normal((2, 8)).astype(np.float32)
+    plain = {k: _infer(_compile(ov_core, ov_device_name, m, f"model {k}, no cache"), {"data": x},
+                       call(ov_device_name, "infer", f"model {k}", "no cache"))[0] for k, m in models.items()}
+    ov_core.set_property({P.CACHE_DIR: str(tmp_path)})
+    for attempt in (1, 2):
+        for k, model in models.items():
+            what = f"model {k} (constants seed {41 if k == 'A' else 42}), CACHE_DIR, compile #{attempt}"
+            where = call(ov_device_name, "compile_model+infer", what) + " after " + \
+                ("model A" if k == "B" else "nothing" if attempt == 1 else "model B")
+            got = _infer(_compile(ov_core, ov_device_name, model, what), {"data": x}, where)[0]
+            assert_outputs_close(got, plain[k], f"output of model {k} vs. its uncached run (model "
+                                 f"{'B' if k == 'A' else 'A'} has the same topology, other constants)",
+                                 where, rtol=0, atol=0)
+
+
+def test_plugin_property_change_is_not_served_a_stale_blob(ov_core: Any, ov_device_name: str,
+                                                            tmp_path: Path) -> None:
+    """(–) with CACHE_DIR, a compile after the device's INFERENCE_PRECISION_HINT was set to f16 and
+    back runs under the current value: it reports the hint it had before, and its outputs equal
+    an uncached compile's (the blob made under f16 is not loaded as is; a device lists in
+    CACHING_PROPERTIES what changes its compiled program, or applies the current configuration on
+    import)."""
+    model = _models.build("matmul_bias")
+    inputs = _models.make_inputs(model, seed=44)
+    with no_error(call(ov_device_name, "get_property", P.INFERENCE_PRECISION_HINT)):
+        before = ov_core.get_property(ov_device_name, P.INFERENCE_PRECISION_HINT)
+    if P.to_string(before) == "f16":
+        pytest.skip(f"{ov_device_name}: INFERENCE_PRECISION_HINT is f16 already")
+    plain = _infer(_compile(ov_core, ov_device_name, model, "no cache"), inputs,
+                   call(ov_device_name, "infer", model.friendly_name, "no cache"))
+    try:
+        ov_core.set_property(ov_device_name, {P.INFERENCE_PRECISION_HINT: "f16"})
+    except Exception as e:  # noqa: BLE001 - a device without f16 inference
+        pytest.skip(f"{ov_device_name}: set_property(INFERENCE_PRECISION_HINT=f16) refused: {str(e)[:200]}")
+    ov_core.set_property({P.CACHE_DIR: str(tmp_path)})
+    _compile(ov_core, ov_device_name, model, "INFERENCE_PRECISION_HINT=f16 on the device, fills the cache")
+    with no_error(call(ov_device_name, "set_property", {P.INFERENCE_PRECISION_HINT: P.to_string(before)})):
+        ov_core.set_property(ov_device_name, {P.INFERENCE_PRECISION_HINT: before})
+    compiled = _compile(ov_core, ov_device_name, model, f"INFERENCE_PRECISION_HINT back to {P.to_string(before)}")
+    where = call(ov_device_name, "compile_model", model.friendly_name) + \
+        f" with CACHE_DIR after set_property(INFERENCE_PRECISION_HINT) f16 -> {P.to_string(before)}"
+    with no_error(call(ov_device_name, "CompiledModel.get_property", P.INFERENCE_PRECISION_HINT)):
+        hint = compiled.get_property(P.INFERENCE_PRECISION_HINT)
+    assert_equal(P.to_string(hint), P.to_string(before), f"{P.INFERENCE_PRECISION_HINT} of the compiled model "
+                 "(the device's current value, not that of the cached f16 blob)", where)
+    for i, (got, want) in enumerate(zip(_infer(compiled, inputs, where), plain, strict=True)):
+        assert_outputs_close(got, want, f"output {i} vs. the uncached run under {P.to_string(before)}", where,
+                             rtol=0, atol=0)
+
+
+def test_cached_blob_serves_its_own_device_id(ov_core: Any, ov_device_name: str, tmp_path: Path) -> None:
+    """(–) on a device with several ids (AVAILABLE_DEVICES), with CACHE_DIR: a model compiled after
+    set_property(DEVICE_ID=<id>) runs on that id (its DEVICE_ID and EXECUTION_DEVICES name it), for
+    each id in turn, also when a blob for another id is in the cache (a device whose compiled
+    program depends on the id lists DEVICE_ID in CACHING_PROPERTIES, or the Core's key misses it)."""
+    with no_error(call(ov_device_name, "get_property", P.AVAILABLE_DEVICES)):
+        ids = [str(i) for i in ov_core.get_property(ov_device_name, P.AVAILABLE_DEVICES)]
+    if len(ids) < 2:
+        pytest.skip(f"{ov_device_name}: AVAILABLE_DEVICES is {ids}: fewer than two device ids")
+    model = _models.build("relu")
+    ov_core.set_property({P.CACHE_DIR: str(tmp_path)})
+    for attempt in (1, 2):
+        for device_id in ids:
+            with no_error(call(ov_device_name, "set_property", {P.DEVICE_ID: device_id})):
+                ov_core.set_property(ov_device_name, {P.DEVICE_ID: device_id})
+            compiled = _compile(ov_core, ov_device_name, model, f"DEVICE_ID={device_id}, CACHE_DIR, #{attempt}")
+            where = call(ov_device_name, "compile_model", model.friendly_name) + \
+                f" after set_property(DEVICE_ID={device_id!r}), CACHE_DIR, round {attempt} over the ids {ids}"
+            with no_error(where + "; get_property(DEVICE_ID, EXECUTION_DEVICES)"):
+                got_id = str(compiled.get_property(P.DEVICE_ID))
+                executing = [str(d) for d in compiled.get_property(P.EXECUTION_DEVICES)]
+            assert_equal(got_id, device_id, f"{P.DEVICE_ID} of the compiled model", where)
+            others = [d for d in executing if d not in (ov_device_name, f"{ov_device_name}.{device_id}")]
+            assert_equal(others, [], f"{P.EXECUTION_DEVICES} entries naming another id than {device_id!r} "
+                         f"(all: {executing})", where)

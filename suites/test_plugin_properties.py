@@ -629,3 +629,89 @@ def test_read_only_properties_refuse_writes(ov_core: Any, ov_device_name: str) -
         value = ov_core.get_property(ov_device_name, name)
         assert_raises_ov_error(PropertyError, ov_core.set_property, ov_device_name, {name: value},
                                call=call(ov_device_name, "set_property", {name: value}))
+
+
+COMPILE_BAD = [(P.NUM_STREAMS, -5), (P.PERFORMANCE_HINT, "FAST"), (P.INFERENCE_PRECISION_HINT, "i4")]
+
+
+@pytest.mark.parametrize(("name", "value"), [pytest.param(n, v, marks=pytest.mark.requires_property(n))
+                                             for n, v in COMPILE_BAD], ids=[_rw_id(i) for i in COMPILE_BAD])
+def test_compile_model_refuses_an_invalid_value(ov_core: Any, ov_device_name: str, name: str, value: Any) -> None:
+    """(–) compile_model(model, device, {name: value}) with a value the device's set_property
+    refuses raises too (OpenVINO CPU: "Wrong value ... for property key"), instead of compiling
+    with the value dropped. A value set_property takes (a device with i4 inference) is skipped."""
+    try:
+        ov_core.set_property(ov_device_name, {name: value})
+    except Exception:  # noqa: BLE001 - refused, as expected: compile_model must refuse it too
+        pass
+    else:
+        pytest.skip(f"{ov_device_name}: set_property({name}={value!r}) is accepted: a valid value here")
+    model = _models.build("relu")
+    where = call(ov_device_name, "compile_model", model.friendly_name, {name: value})
+    try:
+        compiled = ov_core.compile_model(model, ov_device_name, {name: value})
+    except Exception:  # noqa: BLE001 - any error refuses it
+        return
+    try:
+        got: Any = P.to_string(compiled.get_property(name))
+    except Exception:  # noqa: BLE001 - only for the message
+        got = "<unreadable>"
+    fail(f"compile_model with {name}={value!r} (refused by set_property)", f"compiled ({name} reads {got!r})",
+         "an error naming the property, as set_property raises", where)
+
+
+#: read-write properties whose every value is known: each value a device lists the property for must be settable.
+RW_ENUMS = [(P.PERFORMANCE_HINT, ("LATENCY", "THROUGHPUT")), (P.EXECUTION_MODE_HINT, ("PERFORMANCE", "ACCURACY")),
+            (P.MODEL_PRIORITY, ("LOW", "MEDIUM", "HIGH")), (P.PERF_COUNT, (True, False))]
+
+
+@pytest.mark.parametrize(("name", "values"), [pytest.param(n, v, marks=pytest.mark.requires_property(n))
+                                              for n, v in RW_ENUMS], ids=[n for n, _ in RW_ENUMS])
+def test_rw_property_takes_each_allowed_value(ov_core: Any, ov_device_name: str, name: str,
+                                              values: tuple[Any, ...]) -> None:
+    """(–) a property SUPPORTED_PROPERTIES lists as read-write takes each of its allowed values
+    (set_property, then get_property reads that value back), each value other than the current
+    one in turn, then the first again: a property listed RW but frozen at its value is the fault."""
+    with no_error(call(ov_device_name, "get_property", P.SUPPORTED_PROPERTIES)):
+        supported = ov_core.get_property(ov_device_name, P.SUPPORTED_PROPERTIES)
+    mutability = supported.get(name) if isinstance(supported, dict) else None
+    if mutability is not None and str(mutability).upper() not in ("RW", "MUTABILITY.RW"):
+        pytest.skip(f"{ov_device_name}: {name} is listed as {mutability}, not RW")
+    with no_error(call(ov_device_name, "get_property", name)):
+        current = P.to_string(ov_core.get_property(ov_device_name, name))
+    order = [v for v in values if P.to_string(v) != current]
+    for value in [*order, current]:
+        where = call(ov_device_name, "set_property", {name: value}) + f" ({name} was {current!r} at first)"
+        with no_error(where):
+            ov_core.set_property(ov_device_name, {name: value})
+            got = ov_core.get_property(ov_device_name, name)
+        assert_equal(P.to_string(got), P.to_string(value), f"{name} read back after set_property", where)
+
+
+def test_accepted_precision_hint_reaches_the_compiled_model(ov_core: Any, ov_device_name: str) -> None:
+    """(–) for each element type set_property(INFERENCE_PRECISION_HINT=<type>) takes on the device,
+    a model compiled afterwards either is refused or reports that type as its
+    INFERENCE_PRECISION_HINT: a device that takes any type and silently runs (and reports) another
+    one says one thing and does another."""
+    supported = ov_core.get_property(ov_device_name, P.SUPPORTED_PROPERTIES)
+    if P.INFERENCE_PRECISION_HINT not in supported:
+        pytest.skip(f"{ov_device_name}: property {P.INFERENCE_PRECISION_HINT!r} not in SUPPORTED_PROPERTIES")
+    model = _models.build("relu")
+    differ = []
+    for t in ALL_TYPES:
+        try:
+            ov_core.set_property(ov_device_name, {P.INFERENCE_PRECISION_HINT: t.name})
+        except Exception:  # noqa: BLE001 - a type the device refuses
+            continue
+        try:
+            compiled = ov_core.compile_model(model, ov_device_name)
+        except Exception:  # noqa: BLE001 - refusing to compile under it is allowed
+            continue
+        with no_error(call(ov_device_name, "CompiledModel.get_property", P.INFERENCE_PRECISION_HINT)
+                      + f" after set_property(INFERENCE_PRECISION_HINT={t.name})"):
+            got = P.to_string(compiled.get_property(P.INFERENCE_PRECISION_HINT))
+        if got != t.name:
+            differ.append(f"{t.name} -> {got}")
+    assert_equal(differ, [], "types set_property took whose compiled model reports another INFERENCE_PRECISION_HINT "
+                 "(set -> compiled)", call(ov_device_name, "set_property+compile_model",
+                                           "INFERENCE_PRECISION_HINT=<each type>"))

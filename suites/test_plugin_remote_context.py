@@ -119,3 +119,17 @@ def test_context_of_another_device_is_refused(ov_core: Any, ov_plugin: Any, ov_d
         fn = ov_plugin.import_model
     assert_raises_ov_error(ValidationError, fn, arg, {}, foreign,
                            call=call(ov_device_name, f"Plugin.{api}", "<model>", {}, repr(foreign)))
+
+
+@pytest.mark.parametrize("side", ["input", "output"])
+def test_remote_tensor_of_another_device_is_refused(ov_core: Any, ov_device_name: str, side: str) -> None:
+    """(–) InferRequest.set_tensor refuses a remote tensor of another device's context (its memory is
+    not this device's) with ValidationError, as the plugin refuses that device's context itself."""
+    foreign = RemoteContext(f"NOT_{ov_device_name}")
+    with no_error(call(ov_device_name, "compile_model+create_infer_request", "SimpleFunctionRelu")):
+        compiled = ov_core.compile_model(_models.build("relu"), ov_device_name)
+        request = compiled.create_infer_request()
+    port = compiled.input() if side == "input" else compiled.output()
+    tensor = foreign.create_tensor(port.get_element_type(), list(port.get_shape()))
+    assert_raises_ov_error(ValidationError, request.set_tensor, port, tensor,
+                           call=call(ov_device_name, "InferRequest.set_tensor", side, repr(tensor)))

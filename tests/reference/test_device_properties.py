@@ -78,7 +78,11 @@ def test_read_only_values(plugin: ReferencePlugin) -> None:
     assert plugin.get_property("DEVICE_TYPE") == "INTEGRATED"
     assert plugin.get_property("RANGE_FOR_ASYNC_INFER_REQUESTS") == (1, 1, 1)
     assert plugin.get_property("EXECUTION_DEVICES") == ["REFERENCE"]
-    assert plugin.get_property("CACHING_PROPERTIES") == ["DEVICE_ARCHITECTURE"]
+    # the architecture and every property the compiled program reads or its blob carries (cache keys see them)
+    assert plugin.get_property("CACHING_PROPERTIES") == [
+        "DEVICE_ARCHITECTURE", "INFERENCE_PRECISION_HINT", "EXECUTION_MODE_HINT", "PERF_COUNT",
+        "DISABLE_TRANSFORMATIONS", "PERFORMANCE_HINT", "PERFORMANCE_HINT_NUM_REQUESTS", "NUM_STREAMS",
+        "INFERENCE_NUM_THREADS", "REFERENCE_PROCESS_STREAMS", "CACHE_MODE", "ENABLE_WEIGHTLESS"]
 
 
 @pytest.mark.parametrize(("name", "default"), sorted(DEFAULTS.items()))
