@@ -38,7 +38,7 @@ from ovconform.reports import collection as _collection
 from ovconform.reports import records as _records
 from ovconform.reports import shard as _shard
 from ovconform.reports.session import ConformanceReport
-from ovconform.reports.watchdog import Watchdog
+from ovconform.reports.watchdog import ExitGuard, Watchdog, grace
 
 devices_key = pytest.StashKey[list[DeviceUnderTest]]()
 declared_key = pytest.StashKey[dict[str, tuple[set[str], dict[str, str]]]]()
@@ -287,6 +287,8 @@ def _set_default_timeout(config: pytest.Config) -> None:
     """``--ovconform-test-timeout``: pytest-timeout's limit when it is loaded (unless its own
     ``--timeout`` is set), else ovconform's own (:class:`TestLimit`)."""
     seconds = config.getoption("ovconform_test_timeout")
+    # a device's thread left running must not keep the process alive after the reports are written
+    config.pluginmanager.register(ExitGuard(grace(float(seconds or 300))), "ovconform-exit-guard")
     if not seconds:
         return
     # the last resort for a test blocked where the signal-based limits cannot reach (native code)

@@ -18,6 +18,12 @@ limit, the watchdog
   make it partial) and prints where;
 * ends the process with status 1 (the test never returns; nothing else can stop it). Under xdist
   the controller starts a new worker for the rest of the run and keeps the test ``hanged``.
+
+:class:`ExitGuard` covers the end of the run: a device that leaves a non-daemon thread running (a
+driver's poller never joined) keeps the interpreter waiting for it at exit, after the reports are
+written, for good. When the interpreter starts to shut down, the guard gives the threads
+:func:`grace` of the run's limit to end, then names the ones still running and ends the process
+with the run's exit status (the reports are already complete).
 """
 
 from __future__ import annotations
@@ -139,4 +145,45 @@ class Watchdog:
             self._say(f"ovconform: wrote the report of the run so far: {path}")
 
 
-__all__ = ["POLL_S", "Watchdog", "grace", "limit_of"]
+class ExitGuard:
+    """pytest plugin object; see the module docstring. ``seconds``: how long the threads left
+    running at exit get before the process is ended."""
+
+    __test__ = False  # not a test class
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.exitstatus = 0
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        self.exitstatus = int(exitstatus)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        # called when the interpreter shuts down, before it joins the non-daemon threads (the hook
+        # concurrent.futures uses): a run inside a longer-lived process (pytester) arms nothing now
+        register = getattr(threading, "_register_atexit", None)
+        if register is not None:
+            try:
+                register(self._arm)
+            except RuntimeError:  # already shutting down
+                self._arm()
+
+    def _arm(self) -> None:
+        threading.Thread(target=self._guard, name="ovconform-exit-guard", daemon=True).start()
+
+    def _guard(self) -> None:
+        time.sleep(self.seconds)
+        left = [t.name for t in threading.enumerate()
+                if t.is_alive() and not t.daemon and t is not threading.main_thread()]
+        sys.stdout.flush()
+        sys.stderr.write(f"\novconform: the run is over and its reports are written, but the process was still "
+                         f"running {self.seconds:.0f} s later, waiting for threads left running (not daemon threads, "
+                         f"never ended; a device's?): {', '.join(map(repr, left)) or 'none named'}; ovconform ended "
+                         f"the process (exit status {self.exitstatus})\n")
+        sys.stderr.flush()
+        os._exit(self.exitstatus)
+
+
+__all__ = ["POLL_S", "ExitGuard", "Watchdog", "grace", "limit_of"]

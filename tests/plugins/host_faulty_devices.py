@@ -8,6 +8,8 @@ on models holding a PRelu (the rest of a run passes).
   plugin object that compiled a PRelu is released: in the test's teardown, after its call passed.
 * :class:`DeadlocksInNativeCode` — a driver that locks one of its (non-recursive) mutexes twice while
   compiling a PRelu: the thread blocks in C, where no ``SIGALRM`` handler can run, for good.
+* :class:`LeavesAPollerRunning` — a driver that starts a (non-daemon) completion poller when it
+  compiles a PRelu and never stops it: every test passes, and the process never exits.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import ctypes
 import os
 import sys
+import threading
 from typing import Any
 
 from ovconform.ir import Model
@@ -58,4 +61,13 @@ class DeadlocksInNativeCode(ReferencePlugin):
             mutex = ctypes.create_string_buffer(64)  # zeroed: PTHREAD_MUTEX_INITIALIZER (a normal mutex)
             libc.pthread_mutex_lock(mutex)
             libc.pthread_mutex_lock(mutex)  # never returns
+        return super()._compile_model(model, config, context)
+
+
+class LeavesAPollerRunning(ReferencePlugin):
+    device_name = "HOST_LEAVES_THREAD"
+
+    def _compile_model(self, model: Model, config: PropertyStore, context: Any) -> Any:
+        if _has_prelu(model):
+            threading.Thread(target=threading.Event().wait, name="driver-poller", daemon=False).start()
         return super()._compile_model(model, config, context)

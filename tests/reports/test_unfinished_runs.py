@@ -4,6 +4,8 @@
 * a run that ends with ``exit(0)`` from a device, without ``-n``: its report, written when the run
   collected, says ``run.unfinished`` in every format (not an earlier run's 100 %, nor nothing);
   ``ovconform report diff`` refuses it and ``ovconform report rebuild`` replaces it from the journal;
+* a device that leaves a non-daemon thread running: the process ends 5 s after the run, with the
+  run's status, naming the thread (it used to wait for it for good);
 * under ``-n 2``, a worker that dies in a test's teardown after its call passed: the test is
   ``crashed`` (phase teardown, its facts kept), and the op table counts it under its op.
 """
@@ -22,11 +24,11 @@ from _session import subprocess_env
 from ovconform.reports import _doc, _validate
 
 
-def _pytest(folder: Path, spec: str, select: str, *args: str) -> subprocess.CompletedProcess[str]:
+def _pytest(folder: Path, spec: str, select: str, *args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "pytest", f"--plugin=host_faulty_devices:{spec}", "-k", select, "-q",
                            "-p", "no:cacheprovider", "-p", "no:randomly", "--ovconform-depth", "quick",
                            "--ovconform-report-dir=out", *args], cwd=folder, env=subprocess_env(PLUGINS),
-                          capture_output=True, text=True, timeout=600, check=False)
+                          capture_output=True, text=True, timeout=timeout, check=False)
 
 
 def _ovconform(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -99,3 +101,15 @@ def test_a_test_blocked_in_native_code_is_recorded_hanged_and_the_run_reports(tm
     hanged = next(r for r in doc["records"] if "PRelu-1-case3" in r["nodeid"])
     assert (hanged["status"], hanged["phase"]) == ("hanged", "call"), hanged
     assert hanged["facts"]["op_type"] == "PRelu" and "blocked where the limit cannot stop it" in hanged["message"]
+
+
+def test_a_thread_a_device_leaves_running_does_not_keep_the_run_alive(tmp_path: Path) -> None:
+    """Every test passes, then the interpreter waits for the device's poller thread: the exit guard
+    ends the process grace(2 s) = 5 s later with the run's status, naming the thread."""
+    done = _pytest(tmp_path, "LeavesAPollerRunning", "test_plugin_version or (PRelu-1-case3 and implemented)",
+                   "--ovconform-test-timeout=2", timeout=120)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "waiting for threads left running" in done.stderr and "'driver-poller'" in done.stderr, done.stderr[-2000:]
+    doc = _doc_of(tmp_path / "out" / "HOST_LEAVES_THREAD" / "conformance.json")
+    summary = doc["summary"]
+    assert set(summary["statuses"]) == {"passed"} and summary["total"] >= 2 and "unfinished" not in doc["run"]
