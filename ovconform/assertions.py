@@ -115,6 +115,12 @@ def assert_outputs_close(got: Any, expected: Any, what: str, where: str, *, rtol
         fail(f"{what} shape", tuple(g.shape), tuple(e.shape), where)
     if g.dtype != e.dtype:
         fail(f"{what} dtype", str(g.dtype), str(e.dtype), where)
+    if g.dtype == np.bool_ and g.size:
+        from ovconform.tolerances import bool_byte_error  # imports the IR: only when a boolean is compared
+
+        byte = bool_byte_error(g)
+        if byte is not None:
+            fail(f"{what} (boolean bytes)", byte[0], "every element the byte 0x00 or 0x01", where)
     if g.size == 0 or (g.dtype.kind in "biu" and np.array_equal(g, e)):
         return
     gf, ef = g.astype(np.float64), e.astype(np.float64)

@@ -131,7 +131,8 @@ __all__ = [
     "ATTENTION_OPS", "CATEGORICAL_OPS", "CONDITIONED_OPS", "DEFAULT_REDUCTION_SIZE", "EPSILON", "EXP_ERROR",
     "FALLBACK_CLASS", "INVERSE_SIGNAL_OPS", "MAGNITUDE", "MODEL_ERROR_FACTOR", "MODEL_LAYER_CLASSES", "OP_CLASSES",
     "RECURRENT_OPS", "SIGNAL_OPS", "Comparison", "Overrides", "Tolerance", "TypeLike", "apply_override",
-    "attention_magnitude", "attention_tolerance", "compare", "conditioned_tolerance", "default_tolerance",
+    "attention_magnitude", "attention_tolerance", "bool_byte_error", "compare", "conditioned_tolerance",
+    "default_tolerance",
     "execution_type", "is_attention", "is_categorical", "is_conditioned", "is_model_layer", "load_overrides",
     "model_error_units", "model_layer_term", "model_tolerance", "parse_overrides", "reduction_size",
     "resolve_tolerance", "ulp_distance",
@@ -805,8 +806,9 @@ def compare(actual: npt.ArrayLike, expected: npt.ArrayLike, tol: Tolerance,
     :param bits: the output is copied, not computed (:func:`copies_bits`): with an exact tolerance
         and no ``alternate``, a float element must also have the expected bits (a NaN's payload and
         sign, the sign of a zero), which a comparison of values cannot see.
-    :return: a :class:`Comparison`; a shape mismatch is reported first, then a dtype mismatch,
-        then values (``"max abs err 3.1e-04 at [0, 2] (got 1.2, expected 1.5) > atol ..."``).
+    :return: a :class:`Comparison`; a shape mismatch is reported first, then a dtype mismatch, then
+        a boolean held as a byte other than 0 and 1 (:func:`bool_byte_error`: the byte and where), then
+        values (``"max abs err 3.1e-04 at [0, 2] (got 1.2, expected 1.5) > atol ..."``).
     :raises ValidationError: when ``alternate`` does not have ``expected``'s shape and dtype.
     """
     a, e = np.asarray(actual), np.asarray(expected)
@@ -822,6 +824,10 @@ def compare(actual: npt.ArrayLike, expected: npt.ArrayLike, tol: Tolerance,
         return Comparison(False, f"dtype mismatch: got {a.dtype}, expected {e.dtype}", **base)
     if e.size == 0:
         return Comparison(True, "no elements to compare", **base)
+    if a.dtype == np.bool_:
+        byte = bool_byte_error(a)
+        if byte is not None:
+            return Comparison(False, byte[0], worst_index=byte[1], mismatch_count=byte[2], **base)
     if et.name == "string":  # str values: equal or not
         bad = np.asarray(a != e, dtype=bool).reshape(e.shape)
         if not bad.any():
@@ -839,6 +845,20 @@ def compare(actual: npt.ArrayLike, expected: npt.ArrayLike, tol: Tolerance,
             return _compare_bits(a, e, et, result)
         return result
     return _compare_integers(a, e, tol, base, alt)
+
+
+def bool_byte_error(a: np.ndarray) -> tuple[str, tuple[int, ...], int] | None:
+    """(message, first index, count) when a boolean array holds bytes other than 0 and 1 (a
+    vector compare mask's 0xFF stored as is): numpy, like C++ code reading ``bool``, may take such a
+    byte as true in one place and as a value != 1 in another, so a boolean must be the byte 0 or 1."""
+    raw = np.ascontiguousarray(a).view(np.uint8).reshape(a.shape)
+    bad = raw > 1
+    count = int(np.count_nonzero(bad))
+    if not count:
+        return None
+    where = tuple(int(i) for i in np.unravel_index(int(np.argmax(bad)), a.shape))
+    return (f"boolean stored as the byte 0x{int(raw[where]):02x} at {_fmt_index(where)}; a boolean element must be "
+            f"the byte 0x00 (false) or 0x01 (true); {count} of {a.size} element(s) hold other bytes", where, count)
 
 
 def _compare_bits(a: np.ndarray, e: np.ndarray, et: Type, matched: Comparison) -> Comparison:

@@ -20,6 +20,9 @@ rope                         rotary position embedding: positions (Range) × fre
 fq_conv / fq_matmul          FakeQuantize on data and weights around Convolution / MatMul
 decompress_{u8,i8,u4,i4}     weight decompression: Convert → (Subtract zero point) → Multiply grouped scales
                              → Reshape → MatMul
+decompress_u4_scalar_zp      the same with one scalar zero point (u4 8) for the whole tensor
+decompress_{f8e4m3,f8e5m2}   f8 weights, half of them subnormal codes (exponent field 0), → Convert → Multiply
+                             grouped scales → Reshape → MatMul
 residual_add                 two Convolution + bias (+ Relu) and the skip Add, Relu
 concat_convs                 three Convolutions (1×1, 3×3, 5×5) + bias, Concat on channels, Relu
 transpose_reshape_cancel     Reshape/Transpose chains that cancel, around elementwise ops
@@ -327,6 +330,52 @@ def _decompress(et_name: str) -> Callable[[bool], GraphCase]:
     return build
 
 
+def _decompress_scalar_zp(dynamic: bool) -> GraphCase:
+    """u4 weights with one zero point for the whole tensor (a scalar u4 8: NNCF's older symmetric
+    form), grouped scales: a decompression matcher that takes per-group zero points only must keep it."""
+    g = _Graph("decompress_u4_scalar_zp", dynamic, 710)
+    n, groups, group = 200, 6, 32
+    x = g.param("x", [2, 131, groups * group], (0, 1), [1, 77, groups * group])
+    wq = ops.constant(g.rng.integers(0, 16, [n, groups, group]).astype(np.uint8), Type.u4, name="w_compressed")
+    w = ops.convert(wq, F32, name="w_convert")
+    zp = ops.convert(ops.constant(np.array(8, np.uint8), Type.u4, name="w_zero_point"), F32, name="zp_convert")
+    w = ops.subtract(w, zp, name="w_zp")
+    scale = (g.rng.uniform(0.5, 1.5, [n, groups, 1]) / 15 / np.sqrt(groups * group)).astype(np.float32)
+    w = ops.multiply(w, ops.constant(scale, F32, name="w_scale"), name="w_scaled")
+    w = ops.reshape(w, _axes([n, groups * group], "w_shape"), False, name="w_2d")
+    y = ops.matmul(x, w, False, True, name="fc")
+    return g.done([y], "u4 weight decompression with a scalar zero point (grouped scales) + MatMul")
+
+
+#: decompress_<f8 type>: the mantissa bits of the type (the exponent field starts above them).
+_F8_SMALL = {"f8e4m3": 3, "f8e5m2": 2}
+
+
+def _decompress_f8(et_name: str) -> Callable[[bool], GraphCase]:
+    """f8 weights (Constant -> Convert -> Multiply grouped scales -> MatMul) of which about half are
+    subnormal codes (exponent field 0), the rest from the two binades above them, so the subnormals
+    weigh as much as the normal values in every output."""
+    def build(dynamic: bool) -> GraphCase:
+        g = _Graph(f"decompress_{et_name}", dynamic, 720 + list(_F8_SMALL).index(et_name))
+        n, groups, group = 200, 6, 32
+        x = g.param("x", [2, 131, groups * group], (0, 1), [1, 77, groups * group])
+        mbits = _F8_SMALL[et_name]
+        exponent = np.where(g.rng.random([n, groups, group]) < 0.5, 0, g.rng.integers(1, 3, [n, groups, group]))
+        mantissa = g.rng.integers(0, 1 << mbits, [n, groups, group])
+        mantissa = np.where(exponent == 0, np.maximum(mantissa, 1), mantissa)  # no zeros among the subnormals
+        sign = (g.rng.random([n, groups, group]) < 0.5).astype(np.int64) << 7
+        codes = (sign | (exponent << mbits) | mantissa).astype(np.uint8)
+        wq = ops.constant(codes, getattr(Type, et_name), name="w_compressed")
+        w = ops.convert(wq, F32, name="w_convert")
+        smallest_normal = 2.0 ** (-6 if et_name == "f8e4m3" else -14)
+        scale = (g.rng.uniform(0.5, 1.5, [n, groups, 1]) / (4 * smallest_normal) / np.sqrt(groups * group))
+        w = ops.multiply(w, ops.constant(scale.astype(np.float32), F32, name="w_scale"), name="w_scaled")
+        w = ops.reshape(w, _axes([n, groups * group], "w_shape"), False, name="w_2d")
+        y = ops.matmul(x, w, False, True, name="fc")
+        return g.done([y], f"{et_name} weight decompression (half the codes subnormal, grouped scales) + MatMul")
+    return build
+
+
 # -- structure ---------------------------------------------------------------------------------------------
 
 def _residual_add(dynamic: bool) -> GraphCase:
@@ -466,6 +515,8 @@ _BUILDERS: dict[str, Callable[[bool], GraphCase]] = {
     "fq_conv": _fq_conv,
     "fq_matmul": _fq_matmul,
     **{f"decompress_{t}": _decompress(t) for t in DECOMPRESSION_TYPES},
+    "decompress_u4_scalar_zp": _decompress_scalar_zp,
+    **{f"decompress_{t}": _decompress_f8(t) for t in _F8_SMALL},
     "residual_add": _residual_add,
     "concat_convs": _concat_convs,
     "transpose_reshape_cancel": _transpose_reshape_cancel,

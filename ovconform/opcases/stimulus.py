@@ -15,7 +15,10 @@ automatic pads, TopK index order past k = 32, Concat of 10-12 inputs, ``ceil_tor
 nearest-neighbour ties, zero-size tensors, i64 values beyond the i32 range) and ``_stimulus_modes``
 the attribute modes and values the generated cases do not draw (DepthToSpace/SpaceToDepth modes at
 block 3 and 4, StridedSlice masks and begins on negative strides, Einsum diagonals, Bucketize ties of
-integers, NormalizeL2/MVN ``eps_mode`` with a deciding ``eps``, Round's halves away from zero) —
+integers, NormalizeL2/MVN ``eps_mode`` with a deciding ``eps``, Round's halves away from zero) and
+``_stimulus_types`` the element-type corners (run-time Converts to f8 and narrowing ones, bf16 NaN
+payloads, i64 beyond i32, FakeConvert past the f8 maximum, f16 overflow to infinity, i32 past 2^24,
+NUL bytes and empty ranges in strings) —
 and run by the op suite next to the generated ones (test ids
 ``MatMul-1-k65``, ``Relu-1-special-f32``, ...).
 
@@ -50,7 +53,8 @@ per op by its family module; bf16 values are stored as uint16 as everywhere in o
 **Dynamic mode**: :func:`dynamic_case` turns cases of one structure at a min, mid and max shape
 into one case whose Parameters have dynamic dimensions; the op suite compiles it once and infers
 the three shapes on the same request (``OpCase.extra["dynamic_inputs"]`` holds the second and
-third input sets), as OpenVINO's dynamic conformance mode does.
+third input sets), as OpenVINO's dynamic conformance mode does, and then the min shape again (an
+output that must shrink after the largest).
 
 Each stimulus case carries the lowest :class:`~ovconform.opcases.depth.Depth` that runs it.
 Cases are built lazily (collection needs only the labels) and deterministically: the seed is a
@@ -243,7 +247,8 @@ def dynamic_case(cases: Sequence[OpCase], bounded: bool = False, note: str = "")
     """One case from ``cases`` (the same op and graph built at a min, mid and max shape): the first
     case's model with every Parameter dimension that differs between the cases made dynamic
     (``?``, or ``min..max`` when ``bounded``); its inputs are the first case's, and
-    ``extra["dynamic_inputs"]`` holds the others' in order.
+    ``extra["dynamic_inputs"]`` holds the others' in order (the op suite infers them all on one request,
+    then the first again: a smaller shape after the largest, :func:`suites._op_runner.case_steps`).
 
     :raises ValidationError: when the cases differ in anything but Parameter dimensions (ranks,
         Parameters, constants).
@@ -329,12 +334,15 @@ def register_stimuli(op_type: str, version: int) -> Callable[[Recipe], Recipe]:
 
 #: Recipe modules of op versions whose family module registers no stimulus cases itself (and
 #: ``_stimulus_geometry``: the ranks, pads, ties, zero-size and 64-bit cases added across families;
-#: ``_stimulus_modes``: attribute modes and values across families).
+#: ``_stimulus_modes``: attribute modes and values across families; ``_stimulus_types``: element-type corners:
+#: 8-bit float and narrowing Converts, bf16 NaN payloads, f16/i32 results past their range, NUL in strings;
+#: ``_stimulus_flow``: control-flow port maps and run-time conditions, broadcasting of run-time 1s).
 RECIPE_MODULES: Final = ("ovconform.opcases._stimulus_movement", "ovconform.opcases._stimulus_numeric",
                           "ovconform.opcases._stimulus_recurrent", "ovconform.opcases._stimulus_detection",
                           "ovconform.opcases._stimulus_layout", "ovconform.opcases._stimulus_sparse",
                           "ovconform.opcases._stimulus_image", "ovconform.opcases._stimulus_control",
-                          "ovconform.opcases._stimulus_geometry", "ovconform.opcases._stimulus_modes")
+                          "ovconform.opcases._stimulus_geometry", "ovconform.opcases._stimulus_modes",
+                          "ovconform.opcases._stimulus_types", "ovconform.opcases._stimulus_flow")
 
 
 def _load() -> None:

@@ -129,6 +129,8 @@ def test_the_op_tests_are_named_after_the_families() -> None:
                  # the stimulus batches of issue #20 (each spans several families, as test_stimulus_sizes)
                  "test_stimulus_layout", "test_stimulus_sparse", "test_stimulus_image", "test_stimulus_control",
                  "test_stimulus_geometry", "test_stimulus_modes",
+                 "test_stimulus_types",  # element-type corners across families (round-3 red team)
+                 "test_stimulus_flow",  # control-flow port maps, dynamic broadcasts (round-3 red team)
                  "test_opset_completion"}  # the last op types of opset1..17 (several families, issue #22)
     names = {p.stem for p in OPS_DIR.glob("test_*.py")}
     strays = sorted(n for n in names - machinery

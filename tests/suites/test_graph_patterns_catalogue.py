@@ -26,6 +26,8 @@ HOLDS = {
     "fq_conv": {"FakeQuantize", "Convolution"}, "fq_matmul": {"FakeQuantize", "MatMul"},
     "decompress_u8": {"Convert", "Subtract", "Multiply", "MatMul"}, "decompress_i8": {"Convert", "Multiply", "MatMul"},
     "decompress_u4": {"Convert", "Subtract", "Multiply"}, "decompress_i4": {"Convert", "Multiply", "MatMul"},
+    "decompress_u4_scalar_zp": {"Convert", "Subtract", "Multiply", "MatMul"},
+    "decompress_f8e4m3": {"Convert", "Multiply", "MatMul"}, "decompress_f8e5m2": {"Convert", "Multiply", "MatMul"},
     "residual_add": {"Convolution", "Add", "Relu"}, "concat_convs": {"Convolution", "Concat"},
     "transpose_reshape_cancel": {"Transpose", "Reshape"}, "squeeze_unsqueeze": {"Squeeze", "Unsqueeze"},
     "strided_slice_views": {"StridedSlice"},

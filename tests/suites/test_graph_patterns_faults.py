@@ -32,7 +32,7 @@ FAIL = ("failed", "error", "crashed", "hanged")
 EXPECTED = {
     "ConvBiasReluDropsLastBlock": ("conv_bias_relu", "residual_add"),
     "AttentionIgnoresMask": ("attention_causal", "attention_padding"),
-    "DecompressionDropsZeroPoint": ("decompress_u8", "decompress_u4"),
+    "DecompressionDropsZeroPoint": ("decompress_u8", "decompress_u4", "decompress_u4_scalar_zp"),
 }
 
 
