@@ -16,7 +16,7 @@ under test and on REFERENCE, compare under the tolerances, and check what query_
 * :func:`case_labels` / :func:`get_case` name and build the cases of an op version at a depth
   (``--ovconform-depth``): the generated ``case0..caseN-1`` and the stimulus cases of
   :mod:`ovconform.opcases.stimulus`; :func:`case_steps` gives the inputs of each inference (one,
-  several for stateful ops, the min/mid/max shapes of a dynamic-mode case).
+  several for stateful ops, the min/mid/max shapes of a dynamic-mode case and then its min again).
 * :func:`expected_values` computes what the device must give, once per case and execution
   precision, from the REFERENCE formulas, cached in the process and (large cases) on disk in a
   folder the run's processes share, so a second device in one run costs nothing extra: the
@@ -149,11 +149,12 @@ STATE_STEPS = 3
 
 
 def case_steps(case: OpCase) -> list[dict[str, np.ndarray]]:
-    """The input dict of each inference on one request: the dynamic-mode shapes in order, or
+    """The input dict of each inference on one request: the dynamic-mode shapes in order and then the
+    first again (a smaller shape after the largest: a device must shrink its outputs too), or
     :data:`STATE_STEPS` times the inputs of a stateful op (ReadValue/Assign), else once."""
     dynamic = case.extra.get("dynamic_inputs")
     if dynamic:
-        return [dict(case.inputs), *(dict(d) for d in dynamic)]
+        return [dict(case.inputs), *(dict(d) for d in dynamic), dict(case.inputs)]
     count = STATE_STEPS if case.op_type in ("ReadValue", "Assign") else 1
     return [dict(case.inputs)] * count
 

@@ -17,7 +17,8 @@ runs Inference only at standard depth, all four at exhaustive):
   tolerance and the observed max abs / rel errors are recorded as facts.
 * **ImportExport** — (devices with EXPORT_IMPORT) export → import → the same outputs as before export.
 
-A dynamic-mode case compiles once and infers its min, mid and max shapes on the same request.
+A dynamic-mode case compiles once and infers its min, mid and max shapes on the same request, then
+its min shape again (outputs must shrink back).
 
 The tests of one case run one after another (``op_case`` is parametrised at module scope) and share,
 within a worker, one ``query_model`` answer and one *first run* (:mod:`ovconform.suites._reuse`):

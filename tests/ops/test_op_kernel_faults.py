@@ -330,7 +330,7 @@ def test_dynamic_cases_infer_three_shapes_on_one_request(runs: dict[str, Any]) -
     case = R.get_case("Relu", 1, "dynamic", EXAMPLES)
     assert case is not None and case.model.get_parameters()[0].get_output_partial_shape(0).is_dynamic
     shapes = [np.shape(step["x"]) for step in R.case_steps(case)]
-    assert shapes == [(1, 7), (3, 65), (5, 129)]
+    assert shapes == [(1, 7), (3, 65), (5, 129), (1, 7)]
     device = _device(faults.WrongOnSecondShape)
     rec = _records(runs, device)[f"test_op_inference[Relu-1-dynamic-{device}]"]
     assert "step 1 output 0" in rec["message"]  # the first shape is right, the second is not

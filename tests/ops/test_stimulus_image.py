@@ -117,7 +117,7 @@ def test_state_cases_accumulate_and_the_dynamic_state_changes_shape() -> None:
     case = build_stimulus("ReadValue", 6, "dynamic-state")
     steps = R.case_steps(case)
     got = R.run_reference(case.model, steps)
-    assert [o[0].shape for o in got] == [(1, 65), (1, 65), (3, 65)]  # the previous input, the first its own
+    assert [o[0].shape for o in got] == [(1, 65), (1, 65), (3, 65), (5, 65)]  # the previous input, the first its own
     np.testing.assert_array_equal(got[2][0], steps[1]["x"])
     case = build_stimulus("Assign", 3, "f16-rem65")
     assert case.model.get_parameters()[0].get_output_element_type(0) == Type.f16
