@@ -57,9 +57,9 @@ IMPEX, CACHE = "test_compiled_model_import_export.py", "test_plugin_caching.py"
 PROPS = "test_plugin_properties.py"
 REL, PERF = "test_infer_request_reliability.py", "test_infer_request_perf_counters.py"
 #: suites with fault tests of their own (tests/test_op_suite.py, tests/suites/test_graph_patterns_faults.py,
-#: tests/suites/test_api_faults_coverage.py), left out of these runs
+#: tests/suites/test_api_faults_coverage.py, tests/suites/test_kv_cache_faults.py), left out of these runs
 NOT_OPS = ("test_op_conformance or test_model_conformance or test_real_models or test_graph_pattern or "
-           "test_infer_request_properties")
+           "test_infer_request_properties or test_infer_request_kv_cache")
 OP_CASES = 4  # OVCONFORM_EXAMPLES of run 1 (only the kernel faults run op cases)
 
 #: Faults that kill (segfault) or hang their process: run 2, with these outcomes.
