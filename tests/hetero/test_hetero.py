@@ -215,7 +215,8 @@ def test_suites_run_against_hetero(tmp_path: Path) -> None:
     assert {"model", "ov_infer_request", "ov_compiled_model", "ov_plugin"} <= entities
     assert all(r["status"] in ("passed", "skipped") for r in report["records"])
     blob_tests = [r for r in report["records"] if "import_export" in r["nodeid"] or "caching" in r["nodeid"]]
-    assert len(blob_tests) > 50 and all(r["status"] == "passed" for r in blob_tests)  # EXPORT_IMPORT works
+    # EXPORT_IMPORT works; one test needs two device ids, which HETERO does not have
+    assert len(blob_tests) > 50 and all(r["status"] == "passed" or "two device ids" in r["message"] for r in blob_tests)
 
 
 # -- export and import --------------------------------------------------------------------------------

@@ -30,6 +30,8 @@ API_ENTITIES = {"ov_plugin", "ov_compiled_model", "ov_infer_request"}
 ENTITIES = API_ENTITIES | {"op", "model", "graph"}
 MIN_INSTANCES = 250
 VOLATILE = ("duration", "finished_at")
+#: the quick runs' selection: every test but the op suite's, and the op suite on a few op versions
+QUICK_SELECTION = "not test_op_conformance or Add-1 or Convolution-1 or Softmax-8 or Loop-5 or TopK-11"
 
 
 def _start(workdir: Path, name: str, extra: list[str]) -> tuple[subprocess.Popen[str], Path, float]:
@@ -42,11 +44,13 @@ def _start(workdir: Path, name: str, extra: list[str]) -> tuple[subprocess.Popen
 
 
 def _both_runs(workdir: Path) -> dict[str, dict[str, Any]]:
-    # serial and -n 2 are compared record for record at quick depth (the generated op cases only), which
-    # keeps CI's concurrent runs within budget; a third run at the default (standard) depth holds
-    # REFERENCE to every stimulus case
-    started = {"serial": _start(workdir, "serial", ["--ovconform-depth=quick"]),
-               "xdist": _start(workdir, "xdist", ["-n", "2", "--ovconform-depth=quick"]),
+    # serial and -n 2 are compared record for record at quick depth (the generated op cases only) on
+    # every test but the op suite's, and on five op versions (the standard run holds REFERENCE to every
+    # op case anyway; a quick op case is one of its standard ones), which keeps CI's concurrent runs
+    # within budget; the third run, at the default (standard) depth, is the whole suite
+    quick = ["--ovconform-depth=quick", "-k", QUICK_SELECTION]
+    started = {"serial": _start(workdir, "serial", quick),
+               "xdist": _start(workdir, "xdist", ["-n", "2", *quick]),
                "standard": _start(workdir, "standard", ["-n", "2"])}
     out: dict[str, dict[str, Any]] = {}
     for name, (proc, report_dir, t0) in started.items():
@@ -151,9 +155,3 @@ def test_xdist_run_gives_the_same_records(runs: dict[str, dict[str, Any]]) -> No
                                        f"only -n 2: {sorted(set(xdist) - set(serial))[:10]}")
     differ = [(n, serial[n], xdist[n]) for n in serial if serial[n] != xdist[n]]
     assert differ == [], f"{len(differ)} record(s) differ between the serial and the -n 2 run: {differ[:3]}"
-
-
-def test_suite_is_fast(runs: dict[str, dict[str, Any]]) -> None:
-    """A loose guard: the serial quick-depth run (under 60 s on 2 idle cores) shares them with the
-    two -n 2 runs here."""
-    assert runs["serial"]["seconds"] < 240, f"the serial run took {runs['serial']['seconds']:.0f} s"
