@@ -215,8 +215,11 @@ def test_suites_run_against_hetero(tmp_path: Path) -> None:
     assert {"model", "ov_infer_request", "ov_compiled_model", "ov_plugin"} <= entities
     assert all(r["status"] in ("passed", "skipped") for r in report["records"])
     blob_tests = [r for r in report["records"] if "import_export" in r["nodeid"] or "caching" in r["nodeid"]]
-    # EXPORT_IMPORT works; one test needs two device ids, which HETERO does not have
-    assert len(blob_tests) > 50 and all(r["status"] == "passed" or "two device ids" in r["message"] for r in blob_tests)
+    # EXPORT_IMPORT works; two tests need what HETERO does not have: two device ids, an f16 precision hint
+    skipped = sorted(r["nodeid"] for r in blob_tests if r["status"] != "passed")
+    assert len(blob_tests) > 50 and skipped == [
+        "test_plugin_caching.py::test_cached_blob_serves_its_own_device_id[HETERO]",
+        "test_plugin_caching.py::test_plugin_property_change_is_not_served_a_stale_blob[HETERO]"], skipped
 
 
 # -- export and import --------------------------------------------------------------------------------
