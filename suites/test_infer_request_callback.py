@@ -6,7 +6,9 @@
   returns False while the request runs; the callback object itself is called (not a copy).
 * Beyond OpenVINO (–, optional): exactly one call per run over several runs; the Python API's
   ``set_callback(fn, userdata)`` form; the run's outputs are written before its callback is
-  called (the Python API's asynchronous pattern reads them inside the callback).
+  called (the Python API's asynchronous pattern reads them inside the callback); each request of
+  a compiled model calls its own callback with its own userdata; a callback that raised does not
+  stop later callbacks of the compiled model's requests.
 
 "While the request runs" is made deterministic with a callback that blocks: the contract says a
 request stays busy until its callback has run.
@@ -183,3 +185,75 @@ def test_outputs_are_written_before_callback(infer_request: Any, ov_device_name:
             if isinstance(got, BaseException):
                 fail("error", f"{type(got).__name__}: {got}", "no error (the run's outputs)", where)
             check_outputs([got], model, inputs, "conv_pool_relu", where)
+
+
+def _relu_requests(core: Any, device: str, count: int) -> tuple[list[Any], Any]:
+    model = _models.build("relu")
+    with no_error(call(device, "compile_model", model.friendly_name)):
+        compiled = core.compile_model(model, device)
+    with no_error(call(device, "CompiledModel.create_infer_request", f"x{count}")):
+        return [compiled.create_infer_request() for _ in range(count)], model
+
+
+def test_callbacks_are_per_request(ov_core: Any, ov_device_name: str) -> None:
+    """(–) each request of a compiled model calls its own callback with its own userdata (an
+    AsyncInferQueue sets one per request, the job's id as userdata): three requests, each given a
+    callback (two with userdata, one without), run one after another and then all at once; each
+    callback sees exactly its own request's runs."""
+    requests, model = _relu_requests(ov_core, ov_device_name, 3)
+    seen: list[list[Any]] = [[], [], []]
+    lock = threading.Lock()
+
+    def recorder(k: int) -> Any:
+        def record(arg: Any) -> None:
+            with lock:
+                seen[k].append(arg)
+        return record
+
+    where = call(ov_device_name, "InferRequest.set_callback") + " on 3 requests of one compiled model"
+    with no_error(where):
+        requests[0].set_callback(recorder(0), "job0")
+        requests[1].set_callback(recorder(1), "job1")
+        requests[2].set_callback(recorder(2))
+    inputs = _models.make_inputs(model)
+    with no_error(where + "; start_async+wait one after another, then all started and waited"):
+        for request in requests:
+            request.start_async(inputs)
+            request.wait()
+        for request in requests:
+            request.start_async(inputs)
+        for request in requests:
+            request.wait()
+    time.sleep(SETTLE_S)
+    got = [list(s) for s in seen]
+    assert_equal(got, [["job0", "job0"], ["job1", "job1"], [None, None]],
+                 "arguments each request's callback got (2 runs each)", where)
+
+
+def test_callbacks_still_called_after_a_callback_raised(ov_core: Any, ov_device_name: str) -> None:
+    """(–) a completion callback that raised ends its own run only (wait() raises its error): the
+    next runs of that request and of another request of the compiled model call their callbacks,
+    once per run, with no error. A device whose callback dispatcher thread dies on the exception
+    never calls another callback."""
+    (first, second), model = _relu_requests(ov_core, ov_device_name, 2)
+    inputs = _models.make_inputs(model)
+
+    def raising(_error: Any) -> None:
+        raise ValueError("raised inside the completion callback")
+
+    first.set_callback(raising)
+    with no_error(call(ov_device_name, "InferRequest.start_async") + " with a callback that raises"):
+        first.start_async(inputs)
+    assert_raises_ov_error((ValueError, OVConformError), first.wait,
+                           call=call(ov_device_name, "InferRequest.wait") + " after a callback raised")
+    calls: list[tuple[str, Any]] = []
+    first.set_callback(lambda error: calls.append(("first", error)))
+    second.set_callback(lambda error: calls.append(("second", error)))
+    where = call(ov_device_name, "InferRequest.start_async+wait") + " x4 (two requests) after a callback raised"
+    with no_error(where):
+        for request in (first, second, first, second):
+            request.start_async(inputs)
+            request.wait()
+    time.sleep(SETTLE_S)
+    assert_equal(calls, [("first", None), ("second", None), ("first", None), ("second", None)],
+                 "callback calls (request, error argument)", where)

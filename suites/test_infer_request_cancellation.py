@@ -16,7 +16,8 @@ outputs is seen.
 
 * Beyond OpenVINO (–, optional, behaviours.md §5.1.8): a cancel() issued while a run is
   under way really stops it (wait raises CancelledError); cancel() after completion leaves the
-  results alone.
+  results alone; a cancelled run calls its completion callback once, with the CancelledError;
+  cancel() of one request leaves another running request of the compiled model alone.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from typing import Any
 
 import pytest
 
-from ovconform.assertions import assert_outputs_close, call, fail, no_error
+from ovconform import properties as P
+from ovconform.assertions import assert_outputs_close, assert_that, call, fail, no_error
 from ovconform.errors import CancelledError
 from ovconform.suites import _models
 from ovconform.suites._helpers import (
@@ -253,3 +255,64 @@ def test_cancel_after_completion_keeps_results(ov_core: Any, ov_device_name: str
         request.wait()
     assert_outputs_close(request.get_output_tensor(0).data, _models.expected("conv_pool_relu", inputs)[0], "output",
                          where, rtol=1e-4, atol=1e-5)
+
+
+def test_cancelled_run_calls_its_callback(ov_core: Any, ov_device_name: str) -> None:
+    """(–) a cancelled run ends like any other: its completion callback is called once, with the
+    CancelledError (the callback receives the run's error, as for any failed run: OpenVINO's
+    IAsyncInferRequest calls it with the ov::Cancelled exception; OpenVINO's Python API, whose
+    ``set_callback(fn, userdata)`` form has no error argument, calls nothing then). A caller that
+    counts callbacks (an AsyncInferQueue) would otherwise wait forever for a cancelled run. Runs
+    that completed although cancelled get one call with no error; skipped as inconclusive when
+    none of :data:`ATTEMPTS` runs was cancelled."""
+    request = long_run_request(ov_core, ov_device_name)
+    calls: list[Any] = []
+    request.set_callback(calls.append)
+    where = call(ov_device_name, "InferRequest.cancel") + " right after start_async, with a completion callback"
+    cancelled = 0
+    for attempt in range(ATTEMPTS):
+        calls.clear()
+        with no_error(where):
+            request.start_async(long_run_inputs(0))
+            request.cancel()
+        outcome = _wait_completes_or_cancelled(request, where)
+        got = [type(c).__name__ if c is not None else None for c in calls]  # wait() returns after the callback
+        want = ["CancelledError"] if outcome == "cancelled" else [None]
+        if outcome == "cancelled":
+            cancelled += 1
+            assert_that(len(calls) == 1 and isinstance(calls[0], CancelledError),
+                        f"callback calls of cancelled run {attempt} (their error argument)", got, want, where)
+        else:
+            assert_that(calls == [None], f"callback calls of run {attempt} (completed)", got, want, where)
+    request.set_callback(None)
+    if not cancelled:
+        pytest.skip(f"inconclusive: none of {ATTEMPTS} runs was cancelled")
+
+
+def test_cancel_leaves_other_requests_running(ov_core: Any, ov_device_name: str,
+                                              ov_supported_properties: dict[str, str]) -> None:
+    """(–) cancel() stops its own request only: with two requests of one compiled model (two
+    streams, where the device lists NUM_STREAMS) started together, cancelling the second leaves
+    the first to complete with its own outputs, every time (:data:`ATTEMPTS` times). A device
+    whose cancel flushes a queue shared by the compiled model's requests aborts the first too."""
+    config = {P.NUM_STREAMS: 2} if P.NUM_STREAMS in ov_supported_properties else {}
+    model = _models.long_run_model()
+    with no_error(call(ov_device_name, "compile_model", model.friendly_name, config)):
+        compiled = ov_core.compile_model(model, ov_device_name, config)
+    first, second = compiled.create_infer_request(), compiled.create_infer_request()
+    where = call(ov_device_name, "InferRequest.cancel") + " of the second of two running requests; first.wait()"
+    for _ in range(ATTEMPTS):
+        with no_error(where):
+            first.start_async(long_run_inputs(1))
+            second.start_async(long_run_inputs(2))
+            second.cancel()
+        try:
+            first.wait()
+        except CancelledError:
+            _wait_completes_or_cancelled(second, where)
+            fail("first request", "CancelledError (it was never cancelled)", "completes", where)
+        except Exception as e:  # noqa: BLE001 - any error is the failure
+            _wait_completes_or_cancelled(second, where)
+            fail("first request", f"{type(e).__name__}: {e}", "completes", where)
+        _wait_completes_or_cancelled(second, where)
+        _check_long_output(first, 1, where)

@@ -6,7 +6,7 @@ optional (–), each checking one documented behaviour of the contract):
   wait() returns only after the run's completion callback has returned; the process's resident
   memory does not grow with the number of inferences of one request; a run that fails inside
   the device hands its error to the completion callback and to wait() (infer() raises it), and
-  the request works normally afterwards.
+  the request works normally afterwards, its callback called with no error again.
 * ``ov_compiled_model``: exporting one compiled model twice gives the same bytes (a reproducible
   blob: caches and artifact stores compare blobs).
 """
@@ -274,3 +274,27 @@ def test_request_is_reusable_after_failed_run(ov_core: Any, ov_device_name: str)
         for seed, again in ((4, "async"), (5, "infer")):
             _check_good_run(request, seed, again, call(ov_device_name, f"InferRequest.{again}") +
                             f" after a failed {how} run")
+
+
+def test_callback_after_failed_run_gets_no_error(ov_core: Any, ov_device_name: str) -> None:
+    """(–) each run hands its completion callback its own outcome: after a run that failed inside
+    the device (callback called with the error), the next good runs call it with no error (None),
+    and the next failure with an error again."""
+    request = _failing(ov_core, ov_device_name)
+    received: list[Any] = []
+    request.set_callback(received.append)
+    outcomes: list[str | None] = []
+    where = call(ov_device_name, "InferRequest.start_async+wait") + " good, failing (Reshape to [4, 4]), good, good"
+    for seed, shape in ((6, GOOD_SHAPE), (7, BAD_SHAPE), (8, GOOD_SHAPE), (9, GOOD_SHAPE)):
+        with no_error(where):
+            request.start_async(_inputs(seed, shape))
+        try:
+            request.wait()
+            outcomes.append(None)
+        except OVConformError:
+            outcomes.append("error")
+    time.sleep(0.05)
+    request.set_callback(None)
+    assert_equal(outcomes, [None, "error", None, None], "outcomes of wait()", where)
+    got = [None if e is None else "error" for e in received]
+    assert_equal(got, [None, "error", None, None], "error argument of each run's callback call", where)
