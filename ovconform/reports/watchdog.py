@@ -177,10 +177,12 @@ class ExitGuard:
         time.sleep(self.seconds)
         left = [t.name for t in threading.enumerate()
                 if t.is_alive() and not t.daemon and t is not threading.main_thread()]
+        if not left:  # no thread holds the exit up: the interpreter is finishing by itself
+            return
         sys.stdout.flush()
         sys.stderr.write(f"\novconform: the run is over and its reports are written, but the process was still "
                          f"running {self.seconds:.0f} s later, waiting for threads left running (not daemon threads, "
-                         f"never ended; a device's?): {', '.join(map(repr, left)) or 'none named'}; ovconform ended "
+                         f"never ended; a device's?): {', '.join(map(repr, left))}; ovconform ended "
                          f"the process (exit status {self.exitstatus})\n")
         sys.stderr.flush()
         os._exit(self.exitstatus)
