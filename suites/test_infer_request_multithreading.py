@@ -16,7 +16,6 @@ from threads on a THROUGHPUT compile.
 
 from __future__ import annotations
 
-import functools
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -132,7 +131,11 @@ def test_3_async_requests_parallel_with_wait(requests: list[Any], ov_device_name
 #: in 8 x 50 on 4 streams.
 KERNEL_REQUESTS, KERNEL_RUNS, KERNEL_STREAMS = 8, 50, 4
 KERNEL_SHAPE = (1, 32, 48, 48)
-KERNEL_RTOL, KERNEL_ATOL = 1e-4, 1e-3
+#: How far a concurrent run's output may be from the same input's output run alone on the device
+#: (relative to its largest magnitude): requests mixing up scratch memory give other inputs' values,
+#: errors of the order of the values; the bound leaves room for a reduced-precision device whose
+#: reductions split differently between runs.
+KERNEL_TOLERANCE = 1e-2
 
 
 def _kernel_weights() -> tuple[np.ndarray, np.ndarray]:
@@ -162,14 +165,6 @@ def _kernel_inputs(k: int) -> dict[str, np.ndarray]:
     return {"data": np.random.default_rng(500 + k).standard_normal(KERNEL_SHAPE).astype(np.float32)}
 
 
-@functools.cache
-def _kernel_expected(k: int) -> np.ndarray:
-    conv_w, dense_w = _kernel_weights()
-    x = _kernel_inputs(k)["data"].astype(np.float64)
-    y = np.maximum(_models.maxpool2d(_models.conv2d(x, conv_w.astype(np.float64), pad=1), 2), 0.0)
-    return (y.reshape(32, 24 * 24) @ dense_w.astype(np.float64)).astype(np.float32)
-
-
 def _kernel_requests(core: Any, device: str, config: dict[str, Any]) -> list[Any]:
     model = _kernel_model()
     with no_error(call(device, "compile_model", model.friendly_name, config)):
@@ -178,10 +173,25 @@ def _kernel_requests(core: Any, device: str, config: dict[str, Any]) -> list[Any
         return [compiled.create_infer_request() for _ in range(KERNEL_REQUESTS)]
 
 
+def _alone(requests: list[Any], where: str) -> list[np.ndarray]:
+    """Each request's inputs run alone, one after another, on the first request: what the device
+    computes for them with nothing else running (its numbers are judged by the op and model suites;
+    here only whether running at once changes them)."""
+    __tracebackhide__ = True
+    with no_error(where + "; each input alone first"):
+        return [np.array(requests[0].infer(_kernel_inputs(k))[0]) for k in range(len(requests))]
+
+
+def _close(got: Any, alone: np.ndarray) -> bool:
+    return bool(np.allclose(got, alone, rtol=0.0, atol=KERNEL_TOLERANCE * float(np.max(np.abs(alone)))))
+
+
 def _run_kernel_threads(requests: list[Any], how: str, where: str) -> None:
     """Threads released together, thread k running request k :data:`KERNEL_RUNS` times with its own
-    inputs (``infer()``, or ``start_async`` + ``wait``); every run's output is checked as it comes back."""
+    inputs (``infer()``, or ``start_async`` + ``wait``); every run's output is checked as it comes back
+    against the same input's output computed alone (:func:`_alone`)."""
     __tracebackhide__ = True
+    alone = _alone(requests, where)
     wrong: list[str] = []
 
     def run(k: int) -> None:
@@ -193,18 +203,18 @@ def _run_kernel_threads(requests: list[Any], how: str, where: str) -> None:
                 request.start_async(inputs)
                 request.wait()
                 got = request.get_output_tensor(0).data
-            if not np.allclose(got, _kernel_expected(k), rtol=KERNEL_RTOL, atol=KERNEL_ATOL):
+            if not _close(got, alone[k]):
                 wrong.append(f"request {k} run {i}")
 
     _in_threads(run, where, len(requests))
     if wrong:
         fail("outputs", f"{len(wrong)} of {len(requests) * KERNEL_RUNS} runs wrong ({', '.join(wrong[:6])})",
-             "each run's output computed from its own inputs", where)
+             "each run's output the same as its inputs' run alone", where)
     for k, request in enumerate(requests):
         with no_error(where):
             got = request.get_output_tensor(0).data
-        assert_outputs_close(got, _kernel_expected(k), f"request {k} output of its last run (for its own inputs)",
-                             where, rtol=KERNEL_RTOL, atol=KERNEL_ATOL)
+        assert_outputs_close(got, alone[k], f"request {k} output of its last run (vs. its inputs run alone)",
+                             where, rtol=0.0, atol=KERNEL_TOLERANCE * float(np.max(np.abs(alone[k]))))
 
 
 def test_sync_requests_with_stateful_kernels_from_threads(ov_core: Any, ov_device_name: str) -> None:
