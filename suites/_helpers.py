@@ -24,7 +24,8 @@ from ovconform.suites import _models
 
 __all__ = ["RunWindow", "blocked_run", "check_outputs", "compile_case", "hardware_scope", "is_hardware",
            "long_run_expected", "long_run_inputs", "long_run_request", "new_core", "os_thread_count",
-           "relu_through_remote", "run_and_check", "slow_request", "supports_dynamic_shapes", "wait_in_thread"]
+           "relu_through_remote", "run_and_check", "slow_request", "start_infer_in_thread", "supports_dynamic_shapes",
+           "wait_in_thread"]
 
 #: How long a test waits for something that should happen at once before it calls it a hang.
 PATIENCE_S = 20.0
@@ -327,3 +328,26 @@ def relu_through_remote(request: Any, context: Any, x: np.ndarray, where: str) -
         host = Tensor(Type.f32, x.shape)
         remote_out.copy_to(host)
     assert_outputs_close(host.data, np.maximum(x, np.float32(0)), "output copied to the host", where)
+
+
+def start_infer_in_thread(request: Any, inputs: Any, window: RunWindow) -> tuple[threading.Thread,
+                                                                                    dict[str, BaseException | None]]:
+    """Start ``request.infer(inputs)`` on a helper (daemon) thread and return once it is about to
+    call infer() (the run window started): the thread, and the outcome it fills when infer()
+    returns (``{"error": None}``) or raises (``{"error": e}``), for the caller to judge."""
+    outcome: dict[str, BaseException | None] = {}
+    started = threading.Event()
+
+    def run() -> None:
+        try:
+            window.start()
+            started.set()
+            request.infer(inputs)
+            outcome["error"] = None
+        except BaseException as e:  # noqa: BLE001 - judged on the caller's thread
+            outcome["error"] = e
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    started.wait(PATIENCE_S)
+    return thread, outcome

@@ -22,7 +22,6 @@ outputs is seen.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -41,6 +40,7 @@ from ovconform.suites._helpers import (
     long_run_inputs,
     long_run_request,
     run_and_check,
+    start_infer_in_thread,
 )
 
 pytestmark = pytest.mark.entity("ov_infer_request")
@@ -176,21 +176,7 @@ def _infer_on_thread(request: Any, inputs: dict[str, Any], window: RunWindow, wh
     """infer() on a helper thread, cancel() from this one once infer() has started; returns
     (``"completed"`` or ``"cancelled"``, whether the cancel certainly met the run unfinished)."""
     __tracebackhide__ = True
-    outcome: dict[str, BaseException | None] = {}
-    started = threading.Event()
-
-    def run() -> None:
-        try:
-            window.start()
-            started.set()
-            request.infer(inputs)
-            outcome["error"] = None
-        except BaseException as e:  # noqa: BLE001 - judged on the test thread
-            outcome["error"] = e
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    started.wait(PATIENCE_S)
+    thread, outcome = start_infer_in_thread(request, inputs, window)
     time.sleep(window.shortest / 8)  # let infer() begin (a cancel before it begins is rightly dropped)
     window.call()
     request.cancel()

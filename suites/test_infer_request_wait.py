@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -41,6 +40,7 @@ from ovconform.suites._helpers import (
     long_run_expected,
     long_run_inputs,
     long_run_request,
+    start_infer_in_thread,
     wait_in_thread,
 )
 
@@ -326,21 +326,7 @@ def _during_infer(request: Any, device: str, inputs: dict[str, Any], window: Run
     """infer() on a helper thread; ``fn()`` from this one once infer() has begun. Returns (whether
     ``fn`` was refused with BusyError, whether it certainly met the run unfinished)."""
     __tracebackhide__ = True
-    outcome: dict[str, BaseException | None] = {}
-    started = threading.Event()
-
-    def run() -> None:
-        try:
-            window.start()
-            started.set()
-            request.infer(inputs)
-            outcome["error"] = None
-        except BaseException as e:  # noqa: BLE001 - judged on the test thread
-            outcome["error"] = e
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    started.wait(PATIENCE_S)
+    thread, outcome = start_infer_in_thread(request, inputs, window)
     # let infer() begin (it marks the request busy microseconds after `started`, holding the GIL); a
     # fixed short pause, not a share of the measured run, which a loaded machine makes look longer
     time.sleep(min(window.shortest / 8, INFER_BEGIN_S))
